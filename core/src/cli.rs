@@ -1,0 +1,294 @@
+//! The `kraft` command line: `kraft sim ...` runs a cluster and prints its logs and a status
+//! table; `kraft bench` measures the engine.
+
+use crate::sim::{World, WorldConfig};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage:
+  kraft sim [--controllers 101,102,103] [--brokers 1,2] [--seed N] [--for 10s]
+            [--kill ID@TIME]... [--start ID@TIME]... [--quiet]
+      Run a simulated KRaft cluster and print every node's log lines and a final status table.
+  kraft bench [--hours 1]
+      Simulated seconds per wall second for 3 controllers + 3 brokers, idle.
+Durations: 250ms, 10s, 2m, 1h (a bare number is milliseconds).";
+
+/// Run the CLI with `args` (without the program name); returns the exit code.
+pub fn main(args: Vec<String>) -> i32 {
+    let result = match args.first().map(|s| s.as_str()) {
+        Some("sim") => sim(&args[1..]).map(|out| print!("{out}")),
+        Some("bench") => bench(&args[1..]),
+        Some("--help") | Some("-h") | Some("help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command '{other}'")),
+        None => Err("missing command".to_string()),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kraft: error: {e}\n{USAGE}");
+            2
+        }
+    }
+}
+
+/// Parse `10s`, `250ms`, `2m`, `1h` or a bare number of ms.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60_000)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3_600_000)
+    } else {
+        (t, 1)
+    };
+    let v: u64 = num
+        .parse()
+        .map_err(|_| format!("'{text}' is not a duration (try 250ms, 10s, 2m, 1h)"))?;
+    v.checked_mul(mult)
+        .ok_or_else(|| format!("duration '{text}' is too large"))
+}
+
+/// Parse `101,102,103`.
+pub fn parse_ids(text: &str) -> Result<Vec<i32>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("'{p}' is not a node id"))
+                .and_then(|id| {
+                    if id < 0 {
+                        Err(format!("node id {id} is negative"))
+                    } else {
+                        Ok(id)
+                    }
+                })
+        })
+        .collect()
+}
+
+fn parse_at(text: &str) -> Result<(i32, u64), String> {
+    let (id, at) = text
+        .split_once('@')
+        .ok_or_else(|| format!("'{text}' should look like ID@TIME, e.g. 101@5s"))?;
+    let id = parse_ids(id)?;
+    if id.len() != 1 {
+        return Err(format!("'{text}' should name one node"));
+    }
+    Ok((id[0], parse_duration_ms(at)?))
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Action {
+    Kill,
+    Start,
+}
+
+fn sim(args: &[String]) -> Result<String, String> {
+    let mut controllers = vec![101, 102, 103];
+    let mut brokers = Vec::new();
+    let mut seed = 7u64;
+    let mut for_ms = 10_000u64;
+    let mut actions: Vec<(u64, Action, i32)> = Vec::new();
+    let mut quiet = false;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let mut value = || -> Result<&String, String> {
+            i += 1;
+            args.get(i)
+                .ok_or_else(|| format!("option {flag} needs a value"))
+        };
+        match flag {
+            "--controllers" => controllers = parse_ids(value()?)?,
+            "--brokers" => brokers = parse_ids(value()?)?,
+            "--seed" => {
+                let v = value()?;
+                seed = v.parse().map_err(|_| format!("'{v}' is not a seed (a whole number)"))?
+            }
+            "--for" => for_ms = parse_duration_ms(value()?)?,
+            "--kill" => {
+                let (id, at) = parse_at(value()?)?;
+                actions.push((at, Action::Kill, id));
+            }
+            "--start" => {
+                let (id, at) = parse_at(value()?)?;
+                actions.push((at, Action::Start, id));
+            }
+            "--quiet" => quiet = true,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        i += 1;
+    }
+    let mut world =
+        World::new(WorldConfig::new(seed, controllers, brokers)).map_err(|e| e.to_string())?;
+    for (_, _, id) in &actions {
+        if world.node(*id).is_none() {
+            return Err(format!("--kill/--start names node {id}, which is not in the cluster"));
+        }
+    }
+    actions.sort();
+    let mut notes = String::new();
+    for (at, action, id) in actions {
+        if at > for_ms {
+            continue;
+        }
+        world.run_for(at.saturating_sub(world.now_ms()));
+        let r = match action {
+            Action::Kill => world.kill(id),
+            Action::Start => world.restart(id),
+        };
+        if let Err(e) = r {
+            let _ = writeln!(notes, "note: at {at} ms: {e}");
+        }
+    }
+    world.run_for(for_ms.saturating_sub(world.now_ms()));
+    let mut out = String::new();
+    if !quiet {
+        let mut lines: Vec<(u64, i32, String)> = Vec::new();
+        for n in world.nodes() {
+            for (k, l) in n.log.lines().enumerate() {
+                lines.push((l.time_ms, n.id, format!("{k:08}{l}")));
+            }
+        }
+        lines.sort();
+        for (_, id, l) in lines {
+            let _ = writeln!(out, "node {id}: {}", &l[8..]);
+        }
+        out.push('\n');
+    }
+    out.push_str(&notes);
+    out.push_str(&status_table(&world));
+    Ok(out)
+}
+
+/// The final status table of `kraft sim`.
+pub fn status_table(world: &World) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "seed {}  virtual time {} ms  events {}  cluster id {}",
+        world.config().seed,
+        world.now_ms(),
+        world.events_run(),
+        world.cluster_id()
+    );
+    let _ = writeln!(
+        out,
+        "{:<6} {:<18} {:<8} {:<12} {:>5} {:>6} {:>5} {:>6} {:>6}",
+        "node", "roles", "process", "state", "epoch", "leader", "voted", "LEO", "HW"
+    );
+    let view = world.view();
+    for n in &view.nodes {
+        let opt = |v: Option<i32>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "{:<6} {:<18} {:<8} {:<12} {:>5} {:>6} {:>5} {:>6} {:>6}",
+            n.id,
+            n.roles,
+            n.process,
+            n.raft_state,
+            n.epoch,
+            opt(n.leader_id),
+            opt(n.voted_id),
+            n.log_end_offset,
+            n.high_watermark
+                .map(|h| h.to_string())
+                .unwrap_or_else(|| "-".into())
+        );
+    }
+    out
+}
+
+fn rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn bench(args: &[String]) -> Result<(), String> {
+    let mut hours = 1u64;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--hours" => {
+                i += 1;
+                let v = args.get(i).ok_or("option --hours needs a value")?;
+                hours = v.parse().map_err(|_| format!("'{v}' is not a number of hours"))?;
+            }
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        i += 1;
+    }
+    let rss_before = rss_kib();
+    let mut world = World::new(WorldConfig::new(1, vec![1, 2, 3], vec![4, 5, 6]))
+        .map_err(|e| e.to_string())?;
+    let sim_ms = hours * 3_600_000;
+    let started = Instant::now();
+    let mut rss_mid = None;
+    for h in 0..hours * 60 {
+        world.run_for(60_000);
+        if h == 0 {
+            rss_mid = rss_kib();
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let rss_after = rss_kib();
+    let ratio = (sim_ms as f64 / 1000.0) / wall.max(1e-9);
+    println!("bench: idle cluster, 3 controllers + 3 brokers, {hours} simulated hour(s)");
+    println!("  events run:             {}", world.events_run());
+    println!("  wall time:              {wall:.3} s");
+    println!("  simulated s per wall s: {ratio:.0}  (target >= 5000)");
+    println!(
+        "  events per wall s:      {:.0}",
+        world.events_run() as f64 / wall.max(1e-9)
+    );
+    let kib = |v: Option<u64>| v.map(|k| format!("{k} KiB")).unwrap_or_else(|| "n/a".into());
+    println!(
+        "  RSS before / after 1 simulated minute / at end: {} / {} / {}",
+        kib(rss_before),
+        kib(rss_mid),
+        kib(rss_after)
+    );
+    let lines: usize = world.nodes().map(|n| n.log.len()).sum();
+    println!("  log lines kept: {lines}; messages in flight at end: {}", world.network().in_flight.len());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_ids_parse_with_clear_errors() {
+        assert_eq!(parse_duration_ms("10s"), Ok(10_000));
+        assert_eq!(parse_duration_ms("250ms"), Ok(250));
+        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
+        assert_eq!(parse_duration_ms("42"), Ok(42));
+        assert!(parse_duration_ms("ten").unwrap_err().contains("not a duration"));
+        assert_eq!(parse_ids("101, 102,103"), Ok(vec![101, 102, 103]));
+        assert!(parse_ids("1,x").unwrap_err().contains("'x' is not a node id"));
+        assert!(parse_ids("-3").unwrap_err().contains("negative"));
+    }
+
+    #[test]
+    fn sim_runs_and_reports_errors() {
+        let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let out = sim(&args("--controllers 101,102,103 --seed 7 --for 5s --quiet")).unwrap();
+        assert!(out.contains("Leader"), "{out}");
+        assert!(sim(&args("--bogus")).unwrap_err().contains("unknown option '--bogus'"));
+        assert!(sim(&args("--seed")).unwrap_err().contains("needs a value"));
+        assert!(sim(&args("--kill 999@1s")).unwrap_err().contains("node 999"));
+        assert!(sim(&args("--controllers 1,1")).unwrap_err().contains("appears twice"));
+    }
+}

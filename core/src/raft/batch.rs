@@ -1,0 +1,153 @@
+//! Record batches of the metadata log (`__cluster_metadata-0`), data and control.
+
+use crate::metadata::MetadataRecord;
+use crate::sim::uuid::Uuid;
+
+/// A voter as the KRaftVoters control record lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoterEntry {
+    /// voterId
+    pub voter_id: i32,
+    /// voterDirectoryId
+    pub voter_directory_id: Uuid,
+    /// The CONTROLLER listener's port on localhost.
+    pub port: u16,
+}
+
+/// One record in a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Record {
+    /// LeaderChangeMessage: written first in every leader epoch.
+    LeaderChange {
+        /// leaderId
+        leader_id: i32,
+        /// voters
+        voters: Vec<i32>,
+        /// grantingVoters
+        granting_voters: Vec<i32>,
+    },
+    /// KRaftVersionRecord.
+    KRaftVersion {
+        /// kRaftVersion
+        kraft_version: u16,
+    },
+    /// VotersRecord (printed as KRaftVoters).
+    KRaftVoters {
+        /// voters
+        voters: Vec<VoterEntry>,
+    },
+    /// A metadata record written by the active controller.
+    Metadata(MetadataRecord),
+}
+
+impl Record {
+    /// True for control records (LeaderChange, KRaftVersion, KRaftVoters).
+    pub fn is_control(&self) -> bool {
+        !matches!(self, Record::Metadata(_))
+    }
+
+    /// Short name for views: `LeaderChange`, `KRaftVersion`, `KRaftVoters` or the metadata type.
+    pub fn short_name(&self) -> &'static str {
+        match self {
+            Record::LeaderChange { .. } => "LeaderChange",
+            Record::KRaftVersion { .. } => "KRaftVersion",
+            Record::KRaftVoters { .. } => "KRaftVoters",
+            Record::Metadata(m) => m.type_name(),
+        }
+    }
+
+    /// What kafka-dump-log prints after `headerKeys: []` for this record: ` LeaderChange: {...}`
+    /// for control records, ` payload: {...}` for metadata records.
+    pub fn dump_suffix(&self) -> String {
+        match self {
+            Record::LeaderChange {
+                leader_id,
+                voters,
+                granting_voters,
+            } => {
+                let list = |ids: &[i32]| {
+                    ids.iter()
+                        .map(|id| format!("{{\"voterId\":{id}}}"))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                format!(
+                    " LeaderChange: {{\"version\":0,\"leaderId\":{leader_id},\"voters\":[{}],\"grantingVoters\":[{}]}}",
+                    list(voters),
+                    list(granting_voters)
+                )
+            }
+            Record::KRaftVersion { kraft_version } => {
+                format!(" KRaftVersion {{\"version\":0,\"kRaftVersion\":{kraft_version}}}")
+            }
+            Record::KRaftVoters { voters } => {
+                let list: Vec<String> = voters
+                    .iter()
+                    .map(|v| {
+                        format!(
+                            "{{\"voterId\":{},\"voterDirectoryId\":\"{}\",\"endpoints\":[{{\"name\":\"CONTROLLER\",\"host\":\"localhost\",\"port\":{}}}],\"kRaftVersionFeature\":{{\"minSupportedVersion\":0,\"maxSupportedVersion\":1}}}}",
+                            v.voter_id, v.voter_directory_id, v.port
+                        )
+                    })
+                    .collect();
+                format!(" KRaftVoters {{\"version\":0,\"voters\":[{}]}}", list.join(","))
+            }
+            Record::Metadata(m) => format!(" payload: {}", m.to_json()),
+        }
+    }
+
+    /// Serialized value size in bytes (an estimate close to Kafka's encoding).
+    pub fn value_size(&self) -> usize {
+        match self {
+            Record::LeaderChange {
+                voters,
+                granting_voters,
+                ..
+            } => 4 + 4 + 4 * (voters.len() + granting_voters.len()) + 4,
+            Record::KRaftVersion { .. } => 5,
+            Record::KRaftVoters { voters } => 3 + voters.len() * 45,
+            Record::Metadata(m) => m.value_size(),
+        }
+    }
+}
+
+/// A record batch (magic v2) as the metadata log stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordBatch {
+    /// baseOffset
+    pub base_offset: i64,
+    /// partitionLeaderEpoch: the epoch of the leader that wrote the batch.
+    pub partition_leader_epoch: i32,
+    /// isControl
+    pub is_control: bool,
+    /// CreateTime, in virtual ms.
+    pub create_time_ms: u64,
+    /// The records, at offsets base_offset, base_offset + 1, ...
+    pub records: Vec<Record>,
+}
+
+/// Bytes of a v2 batch header (61) and of the per-record framing (about 7).
+const BATCH_OVERHEAD: usize = 61;
+const RECORD_OVERHEAD: usize = 7;
+
+impl RecordBatch {
+    /// lastOffset
+    pub fn last_offset(&self) -> i64 {
+        self.base_offset + self.records.len() as i64 - 1
+    }
+
+    /// The offset after the batch.
+    pub fn next_offset(&self) -> i64 {
+        self.base_offset + self.records.len() as i64
+    }
+
+    /// Size in bytes of the batch on disk.
+    pub fn size_in_bytes(&self) -> usize {
+        BATCH_OVERHEAD
+            + self
+                .records
+                .iter()
+                .map(|r| RECORD_OVERHEAD + r.value_size())
+                .sum::<usize>()
+    }
+}

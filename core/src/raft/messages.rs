@@ -1,0 +1,304 @@
+//! The KRaft RPCs: Vote (and PreVote), BeginQuorumEpoch, EndQuorumEpoch, Fetch.
+//!
+//! Field names follow the request/response JSON schemas in Kafka's clients module.
+
+use super::batch::RecordBatch;
+use super::log::OffsetAndEpoch;
+use std::sync::Arc;
+
+/// Kafka error codes used by the Raft RPCs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Errors {
+    /// NONE
+    None,
+    /// FENCED_LEADER_EPOCH: the request's epoch is older than the receiver's.
+    FencedLeaderEpoch,
+    /// UNKNOWN_LEADER_EPOCH: the request's epoch is newer than the receiver's.
+    UnknownLeaderEpoch,
+    /// NOT_LEADER_OR_FOLLOWER
+    NotLeaderOrFollower,
+    /// INCONSISTENT_VOTER_SET
+    InconsistentVoterSet,
+    /// BROKER_NOT_AVAILABLE: what a sender sees when the connection is refused or lost.
+    BrokerNotAvailable,
+    /// REQUEST_TIMED_OUT: no response within request.timeout.ms.
+    RequestTimedOut,
+}
+
+impl Errors {
+    /// Kafka's name of the error.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Errors::None => "NONE",
+            Errors::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            Errors::UnknownLeaderEpoch => "UNKNOWN_LEADER_EPOCH",
+            Errors::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            Errors::InconsistentVoterSet => "INCONSISTENT_VOTER_SET",
+            Errors::BrokerNotAvailable => "BROKER_NOT_AVAILABLE",
+            Errors::RequestTimedOut => "REQUEST_TIMED_OUT",
+        }
+    }
+}
+
+/// The APIs, used for request bookkeeping and view labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ApiKey {
+    /// Vote / PreVote
+    Vote,
+    /// BeginQuorumEpoch
+    BeginQuorumEpoch,
+    /// EndQuorumEpoch
+    EndQuorumEpoch,
+    /// Fetch
+    Fetch,
+}
+
+impl ApiKey {
+    /// Kafka's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ApiKey::Vote => "Vote",
+            ApiKey::BeginQuorumEpoch => "BeginQuorumEpoch",
+            ApiKey::EndQuorumEpoch => "EndQuorumEpoch",
+            ApiKey::Fetch => "Fetch",
+        }
+    }
+}
+
+/// VoteRequest (a PreVote when `pre_vote`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteRequest {
+    /// replicaEpoch: the epoch the candidate runs in.
+    pub replica_epoch: i32,
+    /// replicaId: the candidate.
+    pub replica_id: i32,
+    /// voterId: the receiver this was meant for.
+    pub voter_id: i32,
+    /// lastOffsetEpoch and lastOffset of the candidate's log.
+    pub last_offset: OffsetAndEpoch,
+    /// preVote (KIP-996).
+    pub pre_vote: bool,
+}
+
+/// VoteResponse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoteResponse {
+    /// errorCode
+    pub error: Errors,
+    /// leaderEpoch: the receiver's epoch.
+    pub leader_epoch: i32,
+    /// leaderId: the leader the receiver knows, -1 if none.
+    pub leader_id: i32,
+    /// voteGranted
+    pub vote_granted: bool,
+    /// Whether it answers a PreVote.
+    pub pre_vote: bool,
+}
+
+/// BeginQuorumEpochRequest: "I am the leader of this epoch".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeginQuorumEpochRequest {
+    /// leaderEpoch
+    pub leader_epoch: i32,
+    /// leaderId
+    pub leader_id: i32,
+}
+
+/// EndQuorumEpochRequest: a leader resigning gracefully.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndQuorumEpochRequest {
+    /// leaderEpoch
+    pub leader_epoch: i32,
+    /// leaderId
+    pub leader_id: i32,
+    /// preferredSuccessors, in order of preference.
+    pub preferred_successors: Vec<i32>,
+}
+
+/// A response carrying only an error and the receiver's view of the leader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpochResponse {
+    /// errorCode
+    pub error: Errors,
+    /// leaderEpoch
+    pub leader_epoch: i32,
+    /// leaderId
+    pub leader_id: i32,
+}
+
+/// FetchRequest for `__cluster_metadata-0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchRequest {
+    /// replicaId (the follower or observer).
+    pub replica_id: i32,
+    /// currentLeaderEpoch
+    pub current_leader_epoch: i32,
+    /// fetchOffset: also the acknowledgement "I have everything before this".
+    pub fetch_offset: i64,
+    /// lastFetchedEpoch: epoch of the batch just before fetchOffset.
+    pub last_fetched_epoch: i32,
+    /// maxWaitMs: how long the leader may hold the request when there is nothing new.
+    pub max_wait_ms: u64,
+}
+
+/// FetchResponse for `__cluster_metadata-0`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchResponse {
+    /// errorCode
+    pub error: Errors,
+    /// currentLeader.leaderEpoch
+    pub leader_epoch: i32,
+    /// currentLeader.leaderId
+    pub leader_id: i32,
+    /// highWatermark
+    pub high_watermark: i64,
+    /// logStartOffset
+    pub log_start_offset: i64,
+    /// divergingEpoch: set when the follower's log diverges from the leader's.
+    pub diverging_epoch: Option<OffsetAndEpoch>,
+    /// records
+    pub records: Vec<Arc<RecordBatch>>,
+}
+
+/// A request body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RaftRequest {
+    /// Vote or PreVote.
+    Vote(VoteRequest),
+    /// BeginQuorumEpoch.
+    BeginQuorumEpoch(BeginQuorumEpochRequest),
+    /// EndQuorumEpoch.
+    EndQuorumEpoch(EndQuorumEpochRequest),
+    /// Fetch.
+    Fetch(FetchRequest),
+}
+
+/// A response body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RaftResponse {
+    /// Vote or PreVote.
+    Vote(VoteResponse),
+    /// BeginQuorumEpoch.
+    BeginQuorumEpoch(EpochResponse),
+    /// EndQuorumEpoch.
+    EndQuorumEpoch(EpochResponse),
+    /// Fetch.
+    Fetch(FetchResponse),
+    /// Synthesized by the network client: the connection failed or the request timed out.
+    Failed {
+        /// Which API the lost request was.
+        api: ApiKey,
+        /// BROKER_NOT_AVAILABLE or REQUEST_TIMED_OUT.
+        error: Errors,
+    },
+}
+
+/// A message on the wire between two Raft clients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RaftMessage {
+    /// A request, answered by a response with the same correlation id.
+    Request {
+        /// correlationId
+        correlation_id: u64,
+        /// The request.
+        body: RaftRequest,
+    },
+    /// A response.
+    Response {
+        /// correlationId of the request answered.
+        correlation_id: u64,
+        /// The response.
+        body: RaftResponse,
+    },
+}
+
+impl RaftRequest {
+    /// The API of the request.
+    pub fn api(&self) -> ApiKey {
+        match self {
+            RaftRequest::Vote(_) => ApiKey::Vote,
+            RaftRequest::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            RaftRequest::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            RaftRequest::Fetch(_) => ApiKey::Fetch,
+        }
+    }
+}
+
+impl RaftResponse {
+    /// The API of the response.
+    pub fn api(&self) -> ApiKey {
+        match self {
+            RaftResponse::Vote(_) => ApiKey::Vote,
+            RaftResponse::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
+            RaftResponse::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
+            RaftResponse::Fetch(_) => ApiKey::Fetch,
+            RaftResponse::Failed { api, .. } => *api,
+        }
+    }
+}
+
+impl RaftMessage {
+    /// Label for views: `PreVoteRequest`, `FetchResponse`, ...
+    pub fn kind(&self) -> String {
+        match self {
+            RaftMessage::Request { body, .. } => match body {
+                RaftRequest::Vote(v) if v.pre_vote => "PreVoteRequest".into(),
+                other => format!("{}Request", other.api().name()),
+            },
+            RaftMessage::Response { body, .. } => match body {
+                RaftResponse::Vote(v) if v.pre_vote => "PreVoteResponse".into(),
+                RaftResponse::Failed { api, .. } => format!("{}Failed", api.name()),
+                other => format!("{}Response", other.api().name()),
+            },
+        }
+    }
+
+    /// A one-line summary of the interesting fields, for views.
+    pub fn summary(&self) -> String {
+        match self {
+            RaftMessage::Request { body, .. } => match body {
+                RaftRequest::Vote(v) => format!(
+                    "epoch={} candidate={} lastEpoch={} lastOffset={}",
+                    v.replica_epoch, v.replica_id, v.last_offset.epoch, v.last_offset.offset
+                ),
+                RaftRequest::BeginQuorumEpoch(b) => {
+                    format!("epoch={} leader={}", b.leader_epoch, b.leader_id)
+                }
+                RaftRequest::EndQuorumEpoch(e) => format!(
+                    "epoch={} leader={} successors={:?}",
+                    e.leader_epoch, e.leader_id, e.preferred_successors
+                ),
+                RaftRequest::Fetch(f) => format!(
+                    "epoch={} fetchOffset={} lastFetchedEpoch={}",
+                    f.current_leader_epoch, f.fetch_offset, f.last_fetched_epoch
+                ),
+            },
+            RaftMessage::Response { body, .. } => match body {
+                RaftResponse::Vote(v) => format!(
+                    "granted={} epoch={} error={}",
+                    v.vote_granted,
+                    v.leader_epoch,
+                    v.error.name()
+                ),
+                RaftResponse::BeginQuorumEpoch(e) | RaftResponse::EndQuorumEpoch(e) => {
+                    format!("epoch={} error={}", e.leader_epoch, e.error.name())
+                }
+                RaftResponse::Fetch(f) => {
+                    let records: usize = f.records.iter().map(|b| b.records.len()).sum();
+                    let mut s = format!(
+                        "epoch={} hw={} records={} error={}",
+                        f.leader_epoch,
+                        f.high_watermark,
+                        records,
+                        f.error.name()
+                    );
+                    if let Some(d) = f.diverging_epoch {
+                        s.push_str(&format!(" diverging=({}, {})", d.epoch, d.offset));
+                    }
+                    s
+                }
+                RaftResponse::Failed { error, .. } => error.name().to_string(),
+            },
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! KRaft's Raft: KafkaRaftClient, QuorumState and its states, the metadata log, the RPCs.
+
+pub mod accumulator;
+pub mod batch;
+pub mod client;
+pub mod config;
+pub mod epoch_election;
+pub mod io;
+pub mod log;
+pub mod messages;
+pub mod quorum_state;
+pub mod replica_key;
+pub mod request_manager;
+pub mod state;
+
+pub use client::KafkaRaftClient;
+pub use config::QuorumConfig;

@@ -1,0 +1,52 @@
+//! FollowerState: fetching from the leader of the epoch.
+
+use crate::raft::replica_key::{id_set, optional, optional_offset, ReplicaKey};
+use std::fmt;
+
+/// Following `leader_id` in `epoch`.
+#[derive(Clone, Debug)]
+pub struct FollowerState {
+    /// epoch
+    pub epoch: i32,
+    /// leader
+    pub leader_id: i32,
+    /// The leader's CONTROLLER port on localhost.
+    pub leader_port: u16,
+    /// votedKey kept from an Unattached state of the same epoch.
+    pub voted_key: Option<ReplicaKey>,
+    /// Voter ids, for the log text.
+    pub voters: Vec<i32>,
+    /// fetchTimeoutMs
+    pub fetch_timeout_ms: u64,
+    /// When the fetch timer fires.
+    pub fetch_deadline_ms: u64,
+    /// Set by the first successful fetch from this leader; a Follower grants PreVotes only
+    /// before that.
+    pub has_fetched_from_leader: bool,
+    /// highWatermark learnt from the leader.
+    pub high_watermark: Option<i64>,
+}
+
+impl FollowerState {
+    /// `resetFetchTimeoutForSuccessfulFetch`
+    pub fn reset_fetch_timeout_for_successful_fetch(&mut self, now_ms: u64) {
+        self.has_fetched_from_leader = true;
+        self.fetch_deadline_ms = now_ms + self.fetch_timeout_ms;
+    }
+}
+
+impl fmt::Display for FollowerState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "FollowerState(fetchTimeoutMs={}, epoch={}, leader={}, leaderEndpoints=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/127.0.0.1:{}}}), votedKey={}, voters={}, highWatermark={}, fetchingSnapshot=Optional.empty)",
+            self.fetch_timeout_ms,
+            self.epoch,
+            self.leader_id,
+            self.leader_port,
+            optional(self.voted_key),
+            id_set(&self.voters),
+            optional_offset(self.high_watermark)
+        )
+    }
+}

@@ -1,0 +1,14 @@
+//! The deterministic simulation kernel: virtual clock, one seeded RNG, an event scheduler,
+//! the network, processes and disks.
+
+pub mod clock;
+pub mod disk;
+pub mod network;
+pub mod node;
+pub mod node_log;
+pub mod rng;
+pub mod scheduler;
+pub mod uuid;
+pub mod world;
+
+pub use world::{SimError, World, WorldConfig};

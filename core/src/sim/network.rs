@@ -1,0 +1,128 @@
+//! The simulated network: per-link latency with jitter, FIFO per link (TCP), drops, symmetric
+//! and one-way partitions, and the messages in flight.
+
+use crate::raft::messages::RaftMessage;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Network settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetworkConfig {
+    /// Smallest one-way latency of a link, ms.
+    pub latency_ms: u64,
+    /// Extra random latency, uniform in [0, jitter_ms], ms.
+    pub jitter_ms: u64,
+    /// Probability that any message is lost.
+    pub drop_rate: f64,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> Self {
+        NetworkConfig {
+            latency_ms: 1,
+            jitter_ms: 2,
+            drop_rate: 0.0,
+        }
+    }
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InFlight {
+    /// Unique id, in send order.
+    pub id: u64,
+    /// Sender.
+    pub from: i32,
+    /// Receiver.
+    pub to: i32,
+    /// The message.
+    pub message: RaftMessage,
+    /// Virtual send time.
+    pub send_ms: u64,
+    /// Virtual arrival time.
+    pub arrive_ms: u64,
+}
+
+/// A rule that drops matching messages (`drop from=.. to=.. kind=..`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DropRule {
+    /// Sender to match, any when None.
+    pub from: Option<i32>,
+    /// Receiver to match, any when None.
+    pub to: Option<i32>,
+    /// Message kind to match (e.g. `FetchRequest`), any when None.
+    pub kind: Option<String>,
+}
+
+impl DropRule {
+    /// Whether the rule drops `m`.
+    pub fn matches(&self, from: i32, to: i32, m: &RaftMessage) -> bool {
+        self.from.is_none_or(|f| f == from)
+            && self.to.is_none_or(|t| t == to)
+            && self.kind.as_ref().is_none_or(|k| m.kind().eq_ignore_ascii_case(k))
+    }
+}
+
+/// How many dropped messages are remembered for views.
+pub const DROPPED_KEPT: usize = 32;
+
+/// The network of a world.
+#[derive(Clone, Debug, Default)]
+pub struct Network {
+    /// Settings.
+    pub config: NetworkConfig,
+    /// Messages in flight by id.
+    pub in_flight: BTreeMap<u64, InFlight>,
+    /// Recently dropped messages, newest last.
+    pub dropped: VecDeque<InFlight>,
+    /// Directed links that deliver nothing.
+    pub blocked: BTreeSet<(i32, i32)>,
+    /// Drop rules.
+    pub drop_rules: Vec<DropRule>,
+    /// Counters: sent, delivered, dropped.
+    pub sent: u64,
+    /// Messages delivered.
+    pub delivered: u64,
+    /// Messages dropped.
+    pub dropped_count: u64,
+    next_id: u64,
+    last_arrival: BTreeMap<(i32, i32), u64>,
+}
+
+impl Network {
+    /// A network with `config`.
+    pub fn new(config: NetworkConfig) -> Self {
+        Network {
+            config,
+            ..Default::default()
+        }
+    }
+
+    /// Whether `from -> to` is cut.
+    pub fn is_blocked(&self, from: i32, to: i32) -> bool {
+        self.blocked.contains(&(from, to))
+    }
+
+    /// Next message id.
+    pub fn next_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// Arrival time for a message sent now on `from -> to`, keeping the link FIFO.
+    pub fn arrival_time(&mut self, from: i32, to: i32, now_ms: u64, latency_ms: u64) -> u64 {
+        let last = self.last_arrival.get(&(from, to)).copied().unwrap_or(0);
+        let at = (now_ms + latency_ms).max(last);
+        self.last_arrival.insert((from, to), at);
+        at
+    }
+
+    /// Remember a dropped message for views.
+    pub fn record_drop(&mut self, m: InFlight) {
+        self.dropped_count += 1;
+        if self.dropped.len() >= DROPPED_KEPT {
+            self.dropped.pop_front();
+        }
+        self.dropped.push_back(m);
+    }
+}

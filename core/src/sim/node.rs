@@ -1,0 +1,84 @@
+//! A simulated process: its disk and log files (which survive kill -9) and its running
+//! KafkaRaftClient (which does not).
+
+use super::disk::Disk;
+use super::node_log::NodeLog;
+use super::uuid::Uuid;
+use crate::raft::messages::RaftMessage;
+use crate::raft::KafkaRaftClient;
+
+/// The OS-level state of a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcessState {
+    /// Running.
+    Running,
+    /// Killed with `kill -9` (or died of a fatal fault); restart with `start`.
+    Killed,
+    /// Frozen with SIGSTOP: timers and messages queue up until SIGCONT.
+    Stopped,
+}
+
+impl ProcessState {
+    /// Text for views.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ProcessState::Running => "running",
+            ProcessState::Killed => "killed",
+            ProcessState::Stopped => "stopped",
+        }
+    }
+}
+
+/// Kafka's process.roles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roles {
+    /// `controller`: a voter of the metadata quorum.
+    Controller,
+    /// `broker`: an observer of the metadata log.
+    Broker,
+    /// `broker,controller`: both in one process (a voter).
+    Combined,
+}
+
+impl Roles {
+    /// process.roles text.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Roles::Controller => "controller",
+            Roles::Broker => "broker",
+            Roles::Combined => "broker,controller",
+        }
+    }
+
+    /// Whether the node is a quorum voter.
+    pub fn is_voter(&self) -> bool {
+        !matches!(self, Roles::Broker)
+    }
+}
+
+/// One node of the cluster.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// node.id
+    pub id: i32,
+    /// process.roles
+    pub roles: Roles,
+    /// The metadata log directory's id (meta.properties directory.id).
+    pub directory_id: Uuid,
+    /// The disk.
+    pub disk: Disk,
+    /// server.log and controller.log.
+    pub log: NodeLog,
+    /// OS state.
+    pub process: ProcessState,
+    /// The Raft client while the process runs.
+    pub raft: Option<KafkaRaftClient>,
+    /// Messages that arrived while SIGSTOPped, in arrival order.
+    pub stopped_inbox: Vec<(i32, RaftMessage)>,
+    /// The time of the scheduled wake-up, if any.
+    pub scheduled_wake_ms: Option<u64>,
+    /// Generation of the scheduled wake-up; older wake events are stale.
+    pub wake_gen: u64,
+    /// How many times the process was started.
+    pub incarnation: u32,
+}

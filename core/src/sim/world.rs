@@ -1,0 +1,888 @@
+//! The world: nodes, network, clock, one RNG, one event queue. `step()` runs exactly one event.
+
+use super::disk::Disk;
+use super::network::{InFlight, Network, NetworkConfig};
+use super::node::{Node, ProcessState, Roles};
+use super::node_log::{Level, LogFile, LogLine, NodeLog};
+use super::rng::SimRng;
+use super::scheduler::Scheduler;
+use super::uuid::Uuid;
+use crate::raft::batch::Record;
+use crate::raft::io::{Outbound, RaftIo};
+use crate::raft::messages::{Errors, RaftMessage, RaftResponse};
+use crate::raft::quorum_state::VoterNode;
+use crate::raft::replica_key::ReplicaKey;
+use crate::raft::{KafkaRaftClient, QuorumConfig};
+use crate::view::{BatchView, ClusterView, MessageView, NodeView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// Why a world operation was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimError {
+    /// No node with that id.
+    UnknownNode(i32),
+    /// The operation needs another process state.
+    BadProcessState {
+        /// The node.
+        node: i32,
+        /// Its state.
+        state: &'static str,
+        /// What was tried.
+        action: &'static str,
+    },
+    /// The configuration is not valid.
+    BadConfig(String),
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::UnknownNode(id) => write!(f, "no node with id {id}"),
+            SimError::BadProcessState {
+                node,
+                state,
+                action,
+            } => write!(f, "cannot {action} node {node}: it is {state}"),
+            SimError::BadConfig(m) => write!(f, "bad cluster configuration: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// How to build a world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// The seed of the one RNG.
+    pub seed: u64,
+    /// Controller-only node ids (voters).
+    pub controllers: Vec<i32>,
+    /// Broker-only node ids (observers).
+    pub brokers: Vec<i32>,
+    /// Combined broker+controller node ids (voters).
+    pub combined: Vec<i32>,
+    /// Raft settings of every node.
+    pub quorum: QuorumConfig,
+    /// Network settings.
+    pub network: NetworkConfig,
+}
+
+impl WorldConfig {
+    /// A cluster of `controllers` and `brokers` with Kafka's defaults.
+    pub fn new(seed: u64, controllers: Vec<i32>, brokers: Vec<i32>) -> Self {
+        WorldConfig {
+            seed,
+            controllers,
+            brokers,
+            combined: Vec::new(),
+            quorum: QuorumConfig::default(),
+            network: NetworkConfig::default(),
+        }
+    }
+
+    fn validate(&self) -> Result<(), SimError> {
+        let mut seen = BTreeSet::new();
+        for id in self.controllers.iter().chain(&self.brokers).chain(&self.combined) {
+            if *id < 0 {
+                return Err(SimError::BadConfig(format!("node id {id} is negative")));
+            }
+            if !seen.insert(*id) {
+                return Err(SimError::BadConfig(format!("node id {id} appears twice")));
+            }
+        }
+        if self.controllers.is_empty() && self.combined.is_empty() {
+            return Err(SimError::BadConfig(
+                "at least one controller (voter) is needed".into(),
+            ));
+        }
+        if self.controllers.len() + self.combined.len() > 9 {
+            return Err(SimError::BadConfig("at most 9 voters are supported".into()));
+        }
+        if seen.len() > 16 {
+            return Err(SimError::BadConfig("at most 16 nodes are supported".into()));
+        }
+        Ok(())
+    }
+}
+
+/// What the scheduler runs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    /// A message arrives.
+    Deliver(u64),
+    /// A node's Raft client asked to be polled.
+    Wake { node: i32, gen: u64 },
+    /// The end of a `slow` pause: SIGCONT.
+    Resume { node: i32 },
+}
+
+/// A record of a notable thing the world did, for traces and tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEntry {
+    /// When.
+    pub time_ms: u64,
+    /// What.
+    pub text: String,
+}
+
+/// The simulated cluster.
+#[derive(Clone, Debug)]
+pub struct World {
+    config: WorldConfig,
+    now_ms: u64,
+    rng: SimRng,
+    scheduler: Scheduler<Event>,
+    nodes: BTreeMap<i32, Node>,
+    network: Network,
+    voters: Vec<VoterNode>,
+    cluster_id: Uuid,
+    events_run: u64,
+    /// Requests delivered and not answered yet: (server, client, correlation id, api).
+    open_requests: BTreeSet<(i32, i32, u64)>,
+    /// Fatal faults seen (a bug in the engine if ever non-empty).
+    fatal_faults: Vec<String>,
+}
+
+/// Ports of the CONTROLLER listeners: 9093, 9095, 9097, ... as in the article's example 2.
+fn controller_port(index: usize) -> u16 {
+    9093 + 2 * index as u16
+}
+
+impl World {
+    /// Build and start a cluster: every node formatted (`kafka-storage format`) and started.
+    pub fn new(config: WorldConfig) -> Result<World, SimError> {
+        config.validate()?;
+        let mut rng = SimRng::new(config.seed);
+        let cluster_id = Uuid::random(&mut rng);
+        let mut nodes = BTreeMap::new();
+        let mut all: Vec<(i32, Roles)> = Vec::new();
+        all.extend(config.controllers.iter().map(|&id| (id, Roles::Controller)));
+        all.extend(config.combined.iter().map(|&id| (id, Roles::Combined)));
+        all.extend(config.brokers.iter().map(|&id| (id, Roles::Broker)));
+        all.sort_by_key(|(id, _)| *id);
+        for (id, roles) in &all {
+            let directory_id = Uuid::random(&mut rng);
+            nodes.insert(
+                *id,
+                Node {
+                    id: *id,
+                    roles: *roles,
+                    directory_id,
+                    disk: Disk::default(),
+                    log: NodeLog::default(),
+                    process: ProcessState::Killed,
+                    raft: None,
+                    stopped_inbox: Vec::new(),
+                    scheduled_wake_ms: None,
+                    wake_gen: 0,
+                    incarnation: 0,
+                },
+            );
+        }
+        let voters: Vec<VoterNode> = all
+            .iter()
+            .filter(|(_, r)| r.is_voter())
+            .enumerate()
+            .map(|(i, (id, _))| VoterNode {
+                key: ReplicaKey {
+                    id: *id,
+                    directory_id: Some(nodes[id].directory_id),
+                },
+                port: controller_port(i),
+            })
+            .collect();
+        let mut world = World {
+            network: Network::new(config.network.clone()),
+            config,
+            now_ms: 0,
+            rng,
+            scheduler: Scheduler::default(),
+            nodes,
+            voters,
+            cluster_id,
+            events_run: 0,
+            open_requests: BTreeSet::new(),
+            fatal_faults: Vec::new(),
+        };
+        let ids: Vec<i32> = world.nodes.keys().copied().collect();
+        for id in ids {
+            world.start_process(id);
+        }
+        Ok(world)
+    }
+
+    /// Virtual time now, ms.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// The configuration the world was built from.
+    pub fn config(&self) -> &WorldConfig {
+        &self.config
+    }
+
+    /// The cluster id.
+    pub fn cluster_id(&self) -> Uuid {
+        self.cluster_id
+    }
+
+    /// Events run so far.
+    pub fn events_run(&self) -> u64 {
+        self.events_run
+    }
+
+    /// The voters of the quorum.
+    pub fn voters(&self) -> &[VoterNode] {
+        &self.voters
+    }
+
+    /// Node ids, sorted.
+    pub fn node_ids(&self) -> Vec<i32> {
+        self.nodes.keys().copied().collect()
+    }
+
+    /// A node.
+    pub fn node(&self, id: i32) -> Option<&Node> {
+        self.nodes.get(&id)
+    }
+
+    /// Iterate the nodes in id order.
+    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.values()
+    }
+
+    /// The network (read-only).
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// Fatal faults (engine bugs) seen so far.
+    pub fn fatal_faults(&self) -> &[String] {
+        &self.fatal_faults
+    }
+
+    fn node_mut(&mut self, id: i32) -> Result<&mut Node, SimError> {
+        self.nodes.get_mut(&id).ok_or(SimError::UnknownNode(id))
+    }
+
+    // ----- running -----
+
+    /// Run exactly one event. False when nothing is scheduled.
+    pub fn step(&mut self) -> bool {
+        while let Some(s) = self.scheduler.pop() {
+            if !self.is_live(&s.event) {
+                continue;
+            }
+            debug_assert!(s.at_ms >= self.now_ms, "time went backwards");
+            self.now_ms = s.at_ms.max(self.now_ms);
+            self.events_run += 1;
+            self.run_event(s.event);
+            return true;
+        }
+        false
+    }
+
+    /// Time of the next live event.
+    pub fn next_event_time(&mut self) -> Option<u64> {
+        loop {
+            let t = self.scheduler.peek_time()?;
+            // Peek at liveness by popping stale events off the top.
+            let s = self.scheduler.pop().expect("peeked");
+            if self.is_live(&s.event) {
+                self.scheduler.schedule(s.at_ms, s.event);
+                return Some(t);
+            }
+        }
+    }
+
+    /// Run events until virtual time has advanced by `ms` (events at exactly the end run).
+    pub fn run_for(&mut self, ms: u64) {
+        let end = self.now_ms.saturating_add(ms);
+        while let Some(t) = self.next_event_time() {
+            if t > end {
+                break;
+            }
+            self.step();
+        }
+        self.now_ms = self.now_ms.max(end);
+    }
+
+    /// Run until `pred` holds (checked after every event) or `max_ms` of virtual time pass.
+    /// Returns whether `pred` held.
+    pub fn run_until(&mut self, max_ms: u64, mut pred: impl FnMut(&World) -> bool) -> bool {
+        let end = self.now_ms.saturating_add(max_ms);
+        if pred(self) {
+            return true;
+        }
+        while let Some(t) = self.next_event_time() {
+            if t > end {
+                break;
+            }
+            self.step();
+            if pred(self) {
+                return true;
+            }
+        }
+        self.now_ms = self.now_ms.max(end);
+        false
+    }
+
+    fn is_live(&self, e: &Event) -> bool {
+        match e {
+            Event::Deliver(id) => self.network.in_flight.contains_key(id),
+            Event::Wake { node, gen } => self
+                .nodes
+                .get(node)
+                .is_some_and(|n| n.wake_gen == *gen && n.process == ProcessState::Running),
+            Event::Resume { node } => self
+                .nodes
+                .get(node)
+                .is_some_and(|n| n.process == ProcessState::Stopped),
+        }
+    }
+
+    fn run_event(&mut self, e: Event) {
+        match e {
+            Event::Deliver(id) => self.deliver(id),
+            Event::Wake { node, .. } => {
+                if let Some(n) = self.nodes.get_mut(&node) {
+                    n.scheduled_wake_ms = None;
+                }
+                self.with_raft(node, |_, _| Ok(()));
+            }
+            Event::Resume { node } => {
+                let _ = self.cont(node);
+            }
+        }
+    }
+
+    /// Run `f` on a running node's client, then poll it, send its outbox, schedule its wake-up.
+    fn with_raft(
+        &mut self,
+        id: i32,
+        f: impl FnOnce(&mut KafkaRaftClient, &mut RaftIo) -> Result<(), String>,
+    ) {
+        let now = self.now_ms;
+        let mut outbox: Vec<Outbound> = Vec::new();
+        let result = {
+            let Some(node) = self.nodes.get_mut(&id) else {
+                return;
+            };
+            let Some(raft) = node.raft.as_mut() else {
+                return;
+            };
+            let mut io = RaftIo {
+                now_ms: now,
+                rng: &mut self.rng,
+                disk: &mut node.disk,
+                log: &mut node.log,
+                outbox: &mut outbox,
+            };
+            f(raft, &mut io).and_then(|_| raft.poll(&mut io))
+        };
+        for o in outbox {
+            self.send(id, o);
+        }
+        match result {
+            Ok(wake) => self.schedule_wake(id, wake),
+            Err(fault) => self.fatal(id, fault),
+        }
+    }
+
+    fn schedule_wake(&mut self, id: i32, wake_ms: u64) {
+        if wake_ms == u64::MAX {
+            return;
+        }
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        if node.scheduled_wake_ms == Some(wake_ms) {
+            return;
+        }
+        node.wake_gen += 1;
+        node.scheduled_wake_ms = Some(wake_ms);
+        let gen = node.wake_gen;
+        self.scheduler
+            .schedule(wake_ms.max(self.now_ms), Event::Wake { node: id, gen });
+    }
+
+    /// A fatal fault: log it and end the process, as Kafka's fatal fault handler does.
+    fn fatal(&mut self, id: i32, fault: String) {
+        let now = self.now_ms;
+        self.fatal_faults.push(format!("node {id} at {now} ms: {fault}"));
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.log.push(LogLine {
+                time_ms: now,
+                level: Level::Error,
+                file: LogFile::Server,
+                prefix: format!("[RaftManager id={id}] "),
+                message: format!("Unexpected error in raft IO thread: {fault}"),
+                logger: "org.apache.kafka.raft.KafkaRaftClientDriver",
+            });
+        }
+        self.crash(id);
+    }
+
+    // ----- the network -----
+
+    fn send(&mut self, from: i32, o: Outbound) {
+        let now = self.now_ms;
+        let to = o.to;
+        if let RaftMessage::Response { correlation_id, .. } = &o.message {
+            self.open_requests.remove(&(from, to, *correlation_id));
+        }
+        let id = self.network.next_id();
+        let latency = self.network.config.latency_ms + self.rng.below(self.network.config.jitter_ms + 1);
+        let mut m = InFlight {
+            id,
+            from,
+            to,
+            message: o.message,
+            send_ms: now,
+            arrive_ms: now + latency,
+        };
+        self.network.sent += 1;
+        let dest_down = self
+            .nodes
+            .get(&to)
+            .is_none_or(|n| n.process == ProcessState::Killed);
+        let rule_drop = self
+            .network
+            .drop_rules
+            .iter()
+            .any(|r| r.matches(from, to, &m.message));
+        let random_drop = self.rng.chance(self.network.config.drop_rate);
+        if self.network.is_blocked(from, to) || rule_drop || random_drop {
+            self.network.record_drop(m);
+            return;
+        }
+        if dest_down {
+            // Connection refused: the sender's network client fails the request.
+            if let RaftMessage::Request { correlation_id, body } = &m.message {
+                self.send_failure(to, from, *correlation_id, body.api(), Errors::BrokerNotAvailable, latency);
+            }
+            return;
+        }
+        m.arrive_ms = self.network.arrival_time(from, to, now, latency);
+        self.scheduler.schedule(m.arrive_ms, Event::Deliver(id));
+        self.network.in_flight.insert(id, m);
+    }
+
+    /// Deliver a synthesized failure response to `client` for its request to `server`.
+    fn send_failure(
+        &mut self,
+        server: i32,
+        client: i32,
+        correlation_id: u64,
+        api: crate::raft::messages::ApiKey,
+        error: Errors,
+        delay_ms: u64,
+    ) {
+        let id = self.network.next_id();
+        let m = InFlight {
+            id,
+            from: server,
+            to: client,
+            message: RaftMessage::Response {
+                correlation_id,
+                body: RaftResponse::Failed { api, error },
+            },
+            send_ms: self.now_ms,
+            arrive_ms: self.now_ms + delay_ms,
+        };
+        self.scheduler.schedule(m.arrive_ms, Event::Deliver(id));
+        self.network.in_flight.insert(id, m);
+    }
+
+    fn deliver(&mut self, id: u64) {
+        let Some(m) = self.network.in_flight.remove(&id) else {
+            return;
+        };
+        // A partition installed while the message was in flight loses it.
+        let synthesized = matches!(
+            m.message,
+            RaftMessage::Response {
+                body: RaftResponse::Failed { .. },
+                ..
+            }
+        );
+        if !synthesized && self.network.is_blocked(m.from, m.to) {
+            self.network.record_drop(m);
+            return;
+        }
+        let Some(node) = self.nodes.get_mut(&m.to) else {
+            return;
+        };
+        match node.process {
+            ProcessState::Killed => {}
+            ProcessState::Stopped => {
+                self.network.delivered += 1;
+                node.stopped_inbox.push((m.from, m.message));
+            }
+            ProcessState::Running => {
+                self.network.delivered += 1;
+                if let RaftMessage::Request { correlation_id, .. } = &m.message {
+                    self.open_requests.insert((m.to, m.from, *correlation_id));
+                }
+                let (from, msg) = (m.from, m.message);
+                self.with_raft(m.to, move |raft, io| raft.handle(from, msg, io));
+            }
+        }
+    }
+
+    // ----- processes -----
+
+    fn start_process(&mut self, id: i32) {
+        let now = self.now_ms;
+        let voters = self.voters.clone();
+        let quorum = self.config.quorum.clone();
+        let cluster_id = self.cluster_id.to_string();
+        let mut outbox = Vec::new();
+        let result = {
+            let node = self.nodes.get_mut(&id).expect("node exists");
+            node.process = ProcessState::Running;
+            node.incarnation += 1;
+            node.stopped_inbox.clear();
+            node.scheduled_wake_ms = None;
+            node.wake_gen += 1;
+            let mut io = RaftIo {
+                now_ms: now,
+                rng: &mut self.rng,
+                disk: &mut node.disk,
+                log: &mut node.log,
+                outbox: &mut outbox,
+            };
+            let created = KafkaRaftClient::new(id, node.directory_id, voters, quorum, cluster_id, &mut io);
+            match created {
+                Ok(mut raft) => {
+                    let polled = raft.poll(&mut io);
+                    node.raft = Some(raft);
+                    polled
+                }
+                Err(e) => Err(e),
+            }
+        };
+        for o in outbox {
+            self.send(id, o);
+        }
+        match result {
+            Ok(wake) => self.schedule_wake(id, wake),
+            Err(fault) => self.fatal(id, fault),
+        }
+    }
+
+    /// End a process at once: volatile state gone, connections reset (peers see their
+    /// requests to it fail), disk and log files kept.
+    fn crash(&mut self, id: i32) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.process = ProcessState::Killed;
+            n.raft = None;
+            n.stopped_inbox.clear();
+            n.scheduled_wake_ms = None;
+            n.wake_gen += 1;
+        }
+        // Messages on the wire to or from it are lost with the connections.
+        let lost: Vec<u64> = self
+            .network
+            .in_flight
+            .values()
+            .filter(|m| m.from == id || m.to == id)
+            .map(|m| m.id)
+            .collect();
+        let mut failed: Vec<(i32, u64, crate::raft::messages::ApiKey)> = Vec::new();
+        for mid in lost {
+            let m = self.network.in_flight.remove(&mid).expect("in flight");
+            if m.to == id {
+                if let RaftMessage::Request { correlation_id, body } = &m.message {
+                    failed.push((m.from, *correlation_id, body.api()));
+                }
+            }
+        }
+        // Requests it had received and not answered fail too (connection reset).
+        let open: Vec<(i32, i32, u64)> = self
+            .open_requests
+            .iter()
+            .filter(|(server, _, _)| *server == id)
+            .copied()
+            .collect();
+        for (server, client, cid) in open {
+            self.open_requests.remove(&(server, client, cid));
+            failed.push((client, cid, crate::raft::messages::ApiKey::Fetch));
+        }
+        self.open_requests.retain(|(_, client, _)| *client != id);
+        let latency = self.network.config.latency_ms;
+        for (client, cid, api) in failed {
+            if self.nodes.get(&client).is_some_and(|n| n.process != ProcessState::Killed) {
+                self.send_failure(id, client, cid, api, Errors::BrokerNotAvailable, latency);
+            }
+        }
+    }
+
+    /// `kill -9 N`.
+    pub fn kill(&mut self, id: i32) -> Result<(), SimError> {
+        let node = self.node_mut(id)?;
+        if node.process == ProcessState::Killed {
+            return Err(SimError::BadProcessState {
+                node: id,
+                state: "not running",
+                action: "kill",
+            });
+        }
+        self.crash(id);
+        Ok(())
+    }
+
+    /// Start a killed node again (`start N`): it recovers from its disk.
+    pub fn restart(&mut self, id: i32) -> Result<(), SimError> {
+        let node = self.node_mut(id)?;
+        if node.process != ProcessState::Killed {
+            return Err(SimError::BadProcessState {
+                node: id,
+                state: node.process.name(),
+                action: "start",
+            });
+        }
+        self.start_process(id);
+        Ok(())
+    }
+
+    /// `kill -STOP N`: freeze the process.
+    pub fn stop(&mut self, id: i32) -> Result<(), SimError> {
+        let node = self.node_mut(id)?;
+        if node.process != ProcessState::Running {
+            return Err(SimError::BadProcessState {
+                node: id,
+                state: node.process.name(),
+                action: "stop",
+            });
+        }
+        node.process = ProcessState::Stopped;
+        node.scheduled_wake_ms = None;
+        node.wake_gen += 1;
+        Ok(())
+    }
+
+    /// `kill -CONT N`: thaw; queued messages are handled in order, then overdue timers fire.
+    pub fn cont(&mut self, id: i32) -> Result<(), SimError> {
+        let node = self.node_mut(id)?;
+        if node.process != ProcessState::Stopped {
+            return Err(SimError::BadProcessState {
+                node: id,
+                state: node.process.name(),
+                action: "continue",
+            });
+        }
+        node.process = ProcessState::Running;
+        let inbox = std::mem::take(&mut node.stopped_inbox);
+        for (from, msg) in inbox {
+            if self.nodes[&id].process != ProcessState::Running {
+                break;
+            }
+            if let RaftMessage::Request { correlation_id, .. } = &msg {
+                self.open_requests.insert((id, from, *correlation_id));
+            }
+            self.with_raft(id, move |raft, io| raft.handle(from, msg, io));
+        }
+        self.with_raft(id, |_, _| Ok(()));
+        Ok(())
+    }
+
+    /// A pause of `ms` (a long GC or an overloaded machine): STOP now, CONT later.
+    pub fn slow(&mut self, id: i32, ms: u64) -> Result<(), SimError> {
+        self.stop(id)?;
+        self.scheduler
+            .schedule(self.now_ms + ms, Event::Resume { node: id });
+        Ok(())
+    }
+
+    // ----- network faults -----
+
+    /// Cut every link between different groups, both ways (`partition 101 | 102,103`).
+    pub fn partition(&mut self, groups: &[Vec<i32>]) -> Result<(), SimError> {
+        for g in groups {
+            for id in g {
+                if !self.nodes.contains_key(id) {
+                    return Err(SimError::UnknownNode(*id));
+                }
+            }
+        }
+        for (i, a) in groups.iter().enumerate() {
+            for (j, b) in groups.iter().enumerate() {
+                if i != j {
+                    for x in a {
+                        for y in b {
+                            self.network.blocked.insert((*x, *y));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Cut one direction only: nothing from `from` reaches `to`.
+    pub fn block(&mut self, from: i32, to: i32) -> Result<(), SimError> {
+        for id in [from, to] {
+            if !self.nodes.contains_key(&id) {
+                return Err(SimError::UnknownNode(id));
+            }
+        }
+        self.network.blocked.insert((from, to));
+        Ok(())
+    }
+
+    /// Remove every partition and drop rule.
+    pub fn heal(&mut self) {
+        self.network.blocked.clear();
+        self.network.drop_rules.clear();
+    }
+
+    /// Add a drop rule.
+    pub fn add_drop_rule(&mut self, rule: super::network::DropRule) {
+        self.network.drop_rules.push(rule);
+    }
+
+    /// Set the random drop rate (0.0 ..= 1.0).
+    pub fn set_drop_rate(&mut self, p: f64) {
+        self.network.config.drop_rate = p.clamp(0.0, 1.0);
+    }
+
+    // ----- appends -----
+
+    /// The node that is leader in the highest epoch, if any.
+    pub fn leader(&self) -> Option<(i32, i32)> {
+        self.nodes
+            .values()
+            .filter_map(|n| n.raft.as_ref().map(|r| (n.id, r)))
+            .filter(|(_, r)| r.state().name() == "Leader")
+            .map(|(id, r)| (id, r.quorum.epoch()))
+            .max_by_key(|(_, e)| *e)
+    }
+
+    /// Append records through the current leader (as the active controller does).
+    /// Returns (leader, epoch, last offset), or None without a leader.
+    pub fn append_to_leader(&mut self, records: Vec<Record>, atomic: bool) -> Option<(i32, i32, i64)> {
+        let (leader, epoch) = self.leader()?;
+        let now = self.now_ms;
+        let mut out = None;
+        self.with_raft(leader, |raft, _| {
+            if let Ok(offset) = raft.append(epoch, records, atomic, now) {
+                out = Some(offset);
+            }
+            Ok(())
+        });
+        out.map(|o| (leader, epoch, o))
+    }
+
+    // ----- views -----
+
+    /// The view the page draws.
+    pub fn view(&self) -> ClusterView {
+        let nodes = self.nodes.values().map(|n| self.node_view(n)).collect();
+        let mut messages: Vec<MessageView> = self
+            .network
+            .in_flight
+            .values()
+            .map(|m| message_view(m, false))
+            .collect();
+        messages.extend(
+            self.network
+                .dropped
+                .iter()
+                .filter(|m| m.send_ms + 200 >= self.now_ms)
+                .map(|m| message_view(m, true)),
+        );
+        messages.sort_by_key(|m| (m.send_ms, m.id));
+        ClusterView {
+            now_ms: self.now_ms,
+            seed: self.config.seed,
+            events_run: self.events_run,
+            nodes,
+            messages,
+        }
+    }
+
+    fn node_view(&self, n: &Node) -> NodeView {
+        let log = &n.disk.metadata_log;
+        let (raft_state, epoch, leader_id, voted_id, hw, next_timer) = match &n.raft {
+            Some(r) => {
+                let s = r.state();
+                (
+                    s.name().to_string(),
+                    s.epoch(),
+                    s.leader_id(),
+                    s.voted_key().map(|k| k.id),
+                    s.high_watermark(),
+                    n.scheduled_wake_ms,
+                )
+            }
+            None => {
+                let stored = n
+                    .disk
+                    .read_file(&crate::raft::quorum_state::quorum_state_path())
+                    .and_then(|t| crate::raft::replica_key::ElectionState::from_json(t, &[]).ok());
+                (
+                    "-".to_string(),
+                    stored.as_ref().map(|s| s.epoch).unwrap_or(0),
+                    stored.as_ref().and_then(|s| s.leader_id),
+                    stored.as_ref().and_then(|s| s.voted_key.map(|k| k.id)),
+                    None,
+                    None,
+                )
+            }
+        };
+        let batches = log.batches();
+        let start = batches.len().saturating_sub(MAX_BATCHES_IN_VIEW);
+        let batches = batches[start..]
+            .iter()
+            .map(|b| BatchView {
+                base_offset: b.base_offset,
+                last_offset: b.last_offset(),
+                epoch: b.partition_leader_epoch,
+                is_control: b.is_control,
+                committed: hw.is_some_and(|hw| b.last_offset() < hw),
+                records: b.records.iter().map(|r| r.short_name().to_string()).collect(),
+            })
+            .collect();
+        let lines: Vec<String> = n
+            .log
+            .lines()
+            .rev()
+            .take(MAX_LOG_LINES_IN_VIEW)
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        NodeView {
+            id: n.id,
+            roles: n.roles.name().to_string(),
+            is_voter: n.roles.is_voter(),
+            process: n.process.name().to_string(),
+            raft_state,
+            epoch,
+            leader_id,
+            voted_id,
+            log_start_offset: log.start_offset(),
+            log_end_offset: log.end_offset(),
+            high_watermark: hw,
+            batches,
+            log_tail: lines,
+            next_timer_ms: next_timer,
+        }
+    }
+}
+
+fn message_view(m: &InFlight, dropped: bool) -> MessageView {
+    MessageView {
+        id: m.id,
+        from: m.from,
+        to: m.to,
+        kind: m.message.kind(),
+        summary: m.message.summary(),
+        send_ms: m.send_ms,
+        arrive_ms: m.arrive_ms,
+        dropped,
+    }
+}
