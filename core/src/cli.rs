@@ -10,6 +10,8 @@ usage:
   kraft sim [--controllers 101,102,103] [--brokers 1,2] [--seed N] [--for 10s]
             [--kill ID@TIME]... [--start ID@TIME]... [--quiet]
       Run a simulated KRaft cluster and print every node's log lines and a final status table.
+  kraft sweep [--from 0] [--seeds 1000]
+      Swarm-test seeds: random faults with invariants after every event, then liveness.
   kraft bench [--hours 1]
       Simulated seconds per wall second for 3 controllers + 3 brokers, idle.
 Durations: 250ms, 10s, 2m, 1h (a bare number is milliseconds).";
@@ -19,6 +21,7 @@ pub fn main(args: Vec<String>) -> i32 {
     let result = match args.first().map(|s| s.as_str()) {
         Some("sim") => sim(&args[1..]).map(|out| print!("{out}")),
         Some("bench") => bench(&args[1..]),
+        Some("sweep") => sweep(&args[1..]),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{USAGE}");
             Ok(())
@@ -208,6 +211,44 @@ pub fn status_table(world: &World) -> String {
         );
     }
     out
+}
+
+fn sweep(args: &[String]) -> Result<(), String> {
+    let (mut from, mut count) = (0u64, 1000u64);
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        i += 1;
+        let v = args
+            .get(i)
+            .ok_or_else(|| format!("option {flag} needs a value"))?;
+        let n: u64 = v
+            .parse()
+            .map_err(|_| format!("'{v}' is not a whole number"))?;
+        match flag {
+            "--from" => from = n,
+            "--seeds" => count = n,
+            other => return Err(format!("unknown option '{other}'")),
+        }
+        i += 1;
+    }
+    let started = Instant::now();
+    let mut bad = 0;
+    for seed in from..from + count {
+        if let Err(e) = crate::sim::swarm::run_seed(seed, 20_000) {
+            bad += 1;
+            println!("{e}");
+        }
+    }
+    println!(
+        "sweep: {} passed, {bad} failed ({:.1} s)",
+        count - bad,
+        started.elapsed().as_secs_f64()
+    );
+    if bad > 0 {
+        return Err(format!("{bad} seeds failed"));
+    }
+    Ok(())
 }
 
 fn rss_kib() -> Option<u64> {

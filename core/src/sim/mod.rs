@@ -8,6 +8,7 @@ pub mod node;
 pub mod node_log;
 pub mod rng;
 pub mod scheduler;
+pub mod swarm;
 pub mod uuid;
 pub mod world;
 

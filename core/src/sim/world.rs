@@ -369,6 +369,10 @@ impl World {
             let Some(node) = self.nodes.get_mut(&id) else {
                 return;
             };
+            // A frozen or dead process does nothing.
+            if node.process != ProcessState::Running {
+                return;
+            }
             let Some(raft) = node.raft.as_mut() else {
                 return;
             };
@@ -403,6 +407,7 @@ impl World {
         node.wake_gen += 1;
         node.scheduled_wake_ms = Some(wake_ms);
         let gen = node.wake_gen;
+
         self.scheduler
             .schedule(wake_ms.max(self.now_ms), Event::Wake { node: id, gen });
     }
@@ -433,7 +438,8 @@ impl World {
             self.open_requests.remove(&(from, to, *correlation_id));
         }
         let id = self.network.next_id();
-        let latency = self.network.config.latency_ms + self.rng.below(self.network.config.jitter_ms + 1);
+        // Every message takes at least 1 ms, so virtual time always moves on.
+        let latency = (self.network.config.latency_ms + self.rng.below(self.network.config.jitter_ms + 1)).max(1);
         let mut m = InFlight {
             id,
             from,
@@ -611,7 +617,7 @@ impl World {
             failed.push((client, cid, crate::raft::messages::ApiKey::Fetch));
         }
         self.open_requests.retain(|(_, client, _)| *client != id);
-        let latency = self.network.config.latency_ms;
+        let latency = self.network.config.latency_ms.max(1);
         for (client, cid, api) in failed {
             if self.nodes.get(&client).is_some_and(|n| n.process != ProcessState::Killed) {
                 self.send_failure(id, client, cid, api, Errors::BrokerNotAvailable, latency);
@@ -750,10 +756,11 @@ impl World {
 
     // ----- appends -----
 
-    /// The node that is leader in the highest epoch, if any.
+    /// The running node that is leader in the highest epoch, if any: (node, epoch).
     pub fn leader(&self) -> Option<(i32, i32)> {
         self.nodes
             .values()
+            .filter(|n| n.process == ProcessState::Running)
             .filter_map(|n| n.raft.as_ref().map(|r| (n.id, r)))
             .filter(|(_, r)| r.state().name() == "Leader")
             .map(|(id, r)| (id, r.quorum.epoch()))

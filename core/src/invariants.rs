@@ -1,0 +1,176 @@
+//! Safety checks run after every event in tests (as Kafka's RaftEventSimulationTest does):
+//! one leader per epoch, monotonic epochs and high watermarks, the HW held by a majority,
+//! committed entries never changed or lost, logs identical below the HW.
+
+use crate::raft::batch::Record;
+use crate::sim::World;
+use std::collections::BTreeMap;
+
+/// Incremental checker; feed it the world after every event.
+#[derive(Clone, Debug, Default)]
+pub struct InvariantChecker {
+    leaders_by_epoch: BTreeMap<i32, i32>,
+    epoch_by_node: BTreeMap<i32, i32>,
+    hw_by_node: BTreeMap<i32, (u32, i64)>,
+    /// (epoch, record) of every committed offset, in offset order.
+    committed: Vec<(i32, Record)>,
+    /// Per node: offsets below this were already compared with `committed`.
+    verified_upto: BTreeMap<i32, (u32, i64)>,
+    /// How many checks ran.
+    pub checks: u64,
+}
+
+impl InvariantChecker {
+    /// A checker with nothing seen yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Offsets known committed so far.
+    pub fn committed_len(&self) -> i64 {
+        self.committed.len() as i64
+    }
+
+    /// Check every invariant against `world`; an error names the first broken one.
+    pub fn check(&mut self, world: &World) -> Result<(), String> {
+        self.checks += 1;
+        if let Some(f) = world.fatal_faults().first() {
+            return Err(format!("fatal fault: {f}"));
+        }
+        let now = world.now_ms();
+        let voters: Vec<i32> = world.voters().iter().map(|v| v.key.id).collect();
+        let majority = voters.len() / 2 + 1;
+        for node in world.nodes() {
+            // Epochs never go backwards, in memory or on disk.
+            let epoch = match &node.raft {
+                Some(r) => r.quorum.epoch(),
+                None => continue,
+            };
+            let raft = node.raft.as_ref().expect("running");
+            let last = self.epoch_by_node.insert(node.id, epoch).unwrap_or(0);
+            if epoch < last {
+                return Err(format!(
+                    "at {now} ms node {} epoch went back from {last} to {epoch}",
+                    node.id
+                ));
+            }
+            // At most one leader per epoch.
+            if raft.state().name() == "Leader" {
+                if let Some(other) = self.leaders_by_epoch.insert(epoch, node.id) {
+                    if other != node.id {
+                        return Err(format!(
+                            "at {now} ms two leaders in epoch {epoch}: {other} and {}",
+                            node.id
+                        ));
+                    }
+                }
+                // A leader of an epoch at or after the newest committed entry's epoch holds
+                // every committed entry (older, stale leaders may not: they will resign).
+                let log = &node.disk.metadata_log;
+                if let Some((e, r)) = self.committed.last() {
+                    if epoch >= *e {
+                        let last = self.committed_len() - 1;
+                        if epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r) {
+                            return Err(format!(
+                                "at {now} ms leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
+                                node.id,
+                                epoch_at(log, last),
+                                log.record_at(last),
+                                (e, r)
+                            ));
+                        }
+                    }
+                }
+            }
+            // The high watermark is monotonic within a process lifetime.
+            if let Some(hw) = raft.high_watermark() {
+                let key = (node.incarnation, hw);
+                if let Some((inc, prev)) = self.hw_by_node.get(&node.id).copied() {
+                    if inc == node.incarnation && hw < prev {
+                        return Err(format!(
+                            "at {now} ms node {} high watermark went back from {prev} to {hw}",
+                            node.id
+                        ));
+                    }
+                }
+                self.hw_by_node.insert(node.id, key);
+                let log = &node.disk.metadata_log;
+                if hw > log.end_offset() {
+                    return Err(format!(
+                        "at {now} ms node {} high watermark {hw} is past its LEO {}",
+                        node.id,
+                        log.end_offset()
+                    ));
+                }
+                // Entries below the HW are committed: record them, or compare with the record.
+                let (inc, mut from) = self
+                    .verified_upto
+                    .get(&node.id)
+                    .copied()
+                    .unwrap_or((node.incarnation, 0));
+                if inc != node.incarnation {
+                    from = 0;
+                }
+                from = from.max(log.start_offset());
+                for offset in from..hw {
+                    let batch_epoch = log
+                        .batches()
+                        .iter()
+                        .find(|b| b.base_offset <= offset && offset <= b.last_offset())
+                        .map(|b| b.partition_leader_epoch)
+                        .ok_or_else(|| format!("node {} lost offset {offset} below its HW", node.id))?;
+                    let record = log.record_at(offset).expect("offset present").clone();
+                    let idx = offset as usize;
+                    if idx < self.committed.len() {
+                        if self.committed[idx] != (batch_epoch, record.clone()) {
+                            return Err(format!(
+                                "at {now} ms committed offset {offset} differs on node {}: {:?} vs committed {:?}",
+                                node.id,
+                                (batch_epoch, record),
+                                self.committed[idx]
+                            ));
+                        }
+                    } else if idx == self.committed.len() {
+                        self.committed.push((batch_epoch, record));
+                    } else {
+                        return Err(format!("committed offsets have a gap before {offset}"));
+                    }
+                }
+                self.verified_upto
+                    .insert(node.id, (node.incarnation, hw.max(from)));
+                // The leader's HW is held by a majority of voters (same entry at HW - 1).
+                if raft.state().name() == "Leader" && hw > 0 {
+                    let want = log.record_at(hw - 1).cloned();
+                    let want_epoch = epoch_at(log, hw - 1);
+                    let holders = world
+                        .nodes()
+                        .filter(|n| voters.contains(&n.id))
+                        .filter(|n| {
+                            let l = &n.disk.metadata_log;
+                            l.end_offset() >= hw
+                                && epoch_at(l, hw - 1) == want_epoch
+                                && l.record_at(hw - 1).cloned() == want
+                        })
+                        .count();
+                    if holders < majority {
+                        return Err(format!(
+                            "at {now} ms leader {} has HW {hw} but only {holders} voters hold offset {}",
+                            node.id,
+                            hw - 1
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn epoch_at(log: &crate::raft::log::RaftLog, offset: i64) -> Option<i32> {
+    let batches = log.batches();
+    let i = batches.partition_point(|b| b.next_offset() <= offset);
+    batches
+        .get(i)
+        .filter(|b| b.base_offset <= offset)
+        .map(|b| b.partition_leader_epoch)
+}

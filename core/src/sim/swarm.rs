@@ -1,0 +1,176 @@
+//! Swarm testing (after TigerBeetle's VOPR): each seed picks a cluster shape and fault rates,
+//! runs a safety phase with random kills, restarts, STOP/CONT, partitions and drops while the
+//! invariants are checked after every event, then a liveness phase: heal, and a leader must be
+//! elected and commit within a bound.
+
+use super::rng::SimRng;
+use super::{World, WorldConfig};
+use crate::invariants::InvariantChecker;
+use crate::metadata::MetadataRecord;
+use crate::raft::batch::Record;
+
+/// What one seed ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SwarmReport {
+    /// The seed.
+    pub seed: u64,
+    /// Voters in the cluster.
+    pub voters: usize,
+    /// Observers in the cluster.
+    pub observers: usize,
+    /// Events run.
+    pub events: u64,
+    /// Faults injected.
+    pub faults: u64,
+    /// Committed offsets at the end.
+    pub committed: i64,
+    /// Virtual ms from heal to a leader that committed a new record.
+    pub recovery_ms: u64,
+}
+
+/// Virtual ms allowed from heal to a committed write by a new or old leader.
+pub const LIVENESS_BOUND_MS: u64 = 30_000;
+
+/// Most events one seed may run; more means time stopped moving (a livelock).
+pub const MAX_EVENTS: u64 = 2_000_000;
+
+/// Run one seed. An error says what broke, with the seed and the virtual time.
+pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
+    let mut plan = SimRng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
+    let voters = 1 + plan.below(5) as i32;
+    let observers = plan.below(4) as i32;
+    let controllers: Vec<i32> = (0..voters).map(|i| 100 + i).collect();
+    let brokers: Vec<i32> = (0..observers).map(|i| 1 + i).collect();
+    let mut config = WorldConfig::new(seed, controllers.clone(), brokers.clone());
+    config.network.latency_ms = plan.range_inclusive(0, 3);
+    config.network.jitter_ms = plan.range_inclusive(0, 20);
+    let fault_every_ms = plan.range_inclusive(200, 3000);
+    let drop_rate = if plan.chance(0.3) { plan.below(30) as f64 / 100.0 } else { 0.0 };
+    let all: Vec<i32> = controllers.iter().chain(&brokers).copied().collect();
+    let fail = |w: &World, what: String| format!("seed {seed} at {} ms: {what}", w.now_ms());
+    let mut world = World::new(config).map_err(|e| format!("seed {seed}: {e}"))?;
+    let mut checker = InvariantChecker::new();
+    let mut faults = 0;
+    let mut next_fault = fault_every_ms;
+    let mut next_append = 100;
+    while world.now_ms() < safety_ms {
+        if !world.step() {
+            break;
+        }
+        if world.events_run() > MAX_EVENTS {
+            return Err(fail(&world, format!("more than {MAX_EVENTS} events: a livelock")));
+        }
+        checker.check(&world).map_err(|e| fail(&world, e))?;
+        if world.now_ms() >= next_append {
+            next_append = world.now_ms() + plan.range_inclusive(50, 700);
+            let n = 1 + plan.below(3) as usize;
+            world.append_to_leader(vec![Record::Metadata(MetadataRecord::NoOp); n], plan.chance(0.5));
+        }
+        if world.now_ms() >= next_fault {
+            next_fault = world.now_ms() + plan.range_inclusive(fault_every_ms / 2, fault_every_ms * 2);
+            faults += 1;
+            let id = all[plan.below(all.len() as u64) as usize];
+            match plan.below(8) {
+                0 => {
+                    let _ = world.kill(id);
+                }
+                1 | 2 => {
+                    let _ = world.restart(id);
+                }
+                3 => {
+                    let _ = world.stop(id);
+                }
+                4 => {
+                    let _ = world.cont(id);
+                }
+                5 => {
+                    let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
+                    let mut shuffled = all.clone();
+                    for i in (1..shuffled.len()).rev() {
+                        let j = plan.below(i as u64 + 1) as usize;
+                        shuffled.swap(i, j);
+                    }
+                    let (a, b) = shuffled.split_at(cut.min(shuffled.len()));
+                    let _ = world.partition(&[a.to_vec(), b.to_vec()]);
+                }
+                6 => {
+                    let to = all[plan.below(all.len() as u64) as usize];
+                    if to != id {
+                        let _ = world.block(id, to);
+                    }
+                }
+                _ => {
+                    world.heal();
+                    world.set_drop_rate(drop_rate);
+                }
+            }
+        }
+    }
+    // Liveness: heal everything, bring every process back.
+    world.heal();
+    world.set_drop_rate(0.0);
+    for id in &all {
+        let _ = world.cont(*id);
+        let _ = world.restart(*id);
+    }
+    let healed_at = world.now_ms();
+    let target = checker.committed_len();
+    let mut appended: Option<(i32, i64)> = None;
+    loop {
+        if world.now_ms() > healed_at + LIVENESS_BOUND_MS {
+            return Err(fail(
+                &world,
+                format!(
+                    "no leader committed a new record within {LIVENESS_BOUND_MS} ms of healing (voters {voters}, observers {observers})\n{}",
+                    crate::cli::status_table(&world)
+                ) + &world
+                    .nodes()
+                    .map(|n| format!(
+                        "node {}: wake {:?} pending {:?} {}\n",
+                        n.id,
+                        n.scheduled_wake_ms,
+                        n.raft.as_ref().map(|r| r.pending_records()),
+                        n.raft.as_ref().map(|r| r.describe()).unwrap_or_default()
+                    ))
+                    .collect::<String>(),
+            ));
+        }
+        if !world.step() {
+            return Err(fail(&world, "the world ran out of events".into()));
+        }
+        if world.events_run() > MAX_EVENTS {
+            return Err(fail(&world, format!("more than {MAX_EVENTS} events: a livelock")));
+        }
+        checker.check(&world).map_err(|e| fail(&world, e))?;
+        match appended {
+            None => {
+                if let Some((leader, epoch, offset)) =
+                    world.append_to_leader(vec![Record::Metadata(MetadataRecord::NoOp)], false)
+                {
+                    appended = Some((epoch, offset));
+                    let _ = leader;
+                }
+            }
+            Some((epoch, offset)) => {
+                // Done when the record is committed (or a newer leader took over: append again).
+                if checker.committed_len() > offset && checker.committed_len() > target {
+                    break;
+                }
+                if world.leader().is_none_or(|(_, e)| e != epoch) {
+                    appended = None;
+                }
+            }
+        }
+    }
+    // Every running node eventually agrees on one leader in the newest epoch.
+    let recovery_ms = world.now_ms() - healed_at;
+    Ok(SwarmReport {
+        seed,
+        voters: voters as usize,
+        observers: observers as usize,
+        events: world.events_run(),
+        faults,
+        committed: checker.committed_len(),
+        recovery_ms,
+    })
+}

@@ -1,0 +1,39 @@
+//! Seed sweep: random clusters and faults, invariants after every event, liveness after heal.
+//! `KRAFT_SEEDS=N` runs N seeds (default 1000); `KRAFT_SEED=S` runs one seed.
+
+use kraft_core::sim::swarm::run_seed;
+
+#[test]
+fn seed_sweep_keeps_raft_safe_and_live() {
+    let single: Option<u64> = std::env::var("KRAFT_SEED").ok().and_then(|s| s.parse().ok());
+    let count: u64 = std::env::var("KRAFT_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let seeds: Vec<u64> = match single {
+        Some(s) => vec![s],
+        None => (0..count).collect(),
+    };
+    let mut failures = Vec::new();
+    let (mut events, mut worst) = (0u64, 0u64);
+    for &seed in &seeds {
+        match run_seed(seed, 20_000) {
+            Ok(r) => {
+                events += r.events;
+                worst = worst.max(r.recovery_ms);
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    println!(
+        "sweep: {} seeds, {events} events, slowest recovery {worst} ms",
+        seeds.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} seeds failed (rerun one with KRAFT_SEED=<seed>):\n{}",
+        failures.len(),
+        seeds.len(),
+        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
