@@ -262,6 +262,11 @@ impl World {
         &self.fatal_faults
     }
 
+    /// A node's disk, for fault injection (disk corruption) in tests.
+    pub fn disk_mut(&mut self, id: i32) -> Option<&mut Disk> {
+        self.nodes.get_mut(&id).map(|n| &mut n.disk)
+    }
+
     fn node_mut(&mut self, id: i32) -> Result<&mut Node, SimError> {
         self.nodes.get_mut(&id).ok_or(SimError::UnknownNode(id))
     }

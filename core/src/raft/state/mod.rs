@@ -171,3 +171,100 @@ fn unattached_or_prospective_can_grant_vote(
         log_up_to_date
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raft::epoch_election::EpochElection;
+
+    fn key(id: i32) -> ReplicaKey {
+        ReplicaKey {
+            id,
+            directory_id: None,
+        }
+    }
+
+    fn unattached(leader: Option<i32>, voted: Option<i32>) -> EpochState {
+        EpochState::Unattached(UnattachedState {
+            epoch: 5,
+            leader_id: leader,
+            voted_key: voted.map(key),
+            voters: vec![1, 2, 3],
+            election_timeout_ms: 1500,
+            election_deadline_ms: Some(1500),
+            high_watermark: None,
+        })
+    }
+
+    fn follower(fetched: bool) -> EpochState {
+        EpochState::Follower(FollowerState {
+            epoch: 5,
+            leader_id: 1,
+            leader_port: 9093,
+            voted_key: None,
+            voters: vec![1, 2, 3],
+            fetch_timeout_ms: 2000,
+            fetch_deadline_ms: 2000,
+            has_fetched_from_leader: fetched,
+            high_watermark: None,
+        })
+    }
+
+    #[test]
+    fn unattached_grants_prevotes_on_log_alone_and_votes_once() {
+        let s = unattached(None, None);
+        assert!(s.can_grant_vote(key(2), true, true));
+        assert!(!s.can_grant_vote(key(2), false, true));
+        assert!(s.can_grant_vote(key(2), true, false));
+        assert!(!s.can_grant_vote(key(2), false, false));
+        let voted = unattached(None, Some(2));
+        assert!(voted.can_grant_vote(key(2), false, false), "re-grant needs no log check");
+        assert!(!voted.can_grant_vote(key(3), true, false));
+        assert!(voted.can_grant_vote(key(3), true, true), "prevotes ignore the vote");
+        let knows_leader = unattached(Some(1), None);
+        assert!(!knows_leader.can_grant_vote(key(2), true, false));
+        assert!(knows_leader.can_grant_vote(key(2), true, true));
+    }
+
+    #[test]
+    fn follower_grants_prevotes_only_before_its_first_fetch_and_never_votes() {
+        assert!(follower(false).can_grant_vote(key(2), true, true));
+        assert!(!follower(false).can_grant_vote(key(2), false, true));
+        assert!(!follower(true).can_grant_vote(key(2), true, true));
+        assert!(!follower(false).can_grant_vote(key(2), true, false));
+    }
+
+    #[test]
+    fn candidate_grants_prevotes_by_log_and_votes_only_for_itself() {
+        let mut e = EpochElection::new(&[key(1), key(2), key(3)]);
+        e.record_granted(1);
+        let c = EpochState::Candidate(CandidateState {
+            local: key(1),
+            epoch: 6,
+            epoch_election: e,
+            retries: 1,
+            election_timeout_ms: 1200,
+            election_deadline_ms: 1200,
+            backoff_until_ms: None,
+            high_watermark: None,
+        });
+        assert!(c.can_grant_vote(key(2), true, true));
+        assert!(!c.can_grant_vote(key(2), true, false));
+        assert!(c.can_grant_vote(key(1), true, false));
+        assert_eq!(c.voted_key(), Some(key(1)));
+        assert_eq!(c.election().leader_id, None);
+    }
+
+    #[test]
+    fn state_text_matches_kafkas_to_string() {
+        let s = unattached(Some(1), None);
+        let text = match &s {
+            EpochState::Unattached(u) => u.to_string(),
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            text,
+            "UnattachedState(epoch=5, leaderId=OptionalInt[1], votedKey=Optional.empty, voters=[1, 2, 3], electionTimeoutMs=1500, highWatermark=Optional.empty)"
+        );
+    }
+}

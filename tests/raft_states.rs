@@ -1,0 +1,251 @@
+//! KafkaRaftClient behaviour per state, in the spirit of Kafka's KafkaRaftClientTest and
+//! KafkaRaftClientPreVoteTest: each test drives a small simulated cluster and checks the states,
+//! the log, the files and the log lines the real client produces.
+
+use kraft_core::invariants::InvariantChecker;
+use kraft_core::metadata::MetadataRecord;
+use kraft_core::raft::batch::Record;
+use kraft_core::sim::{World, WorldConfig};
+
+fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
+    World::new(WorldConfig::new(seed, controllers.to_vec(), brokers.to_vec())).expect("world")
+}
+
+/// Run `ms`, checking invariants after every event.
+fn run_checked(w: &mut World, checker: &mut InvariantChecker, ms: u64) {
+    let end = w.now_ms() + ms;
+    while w.next_event_time().is_some_and(|t| t <= end) {
+        w.step();
+        if let Err(e) = checker.check(w) {
+            panic!("seed {}: {e}", w.config().seed);
+        }
+    }
+}
+
+fn state(w: &World, id: i32) -> (String, i32) {
+    let r = w.node(id).unwrap().raft.as_ref().expect("running");
+    (r.state().name().to_string(), r.quorum.epoch())
+}
+
+fn lines(w: &World, id: i32) -> Vec<String> {
+    w.node(id).unwrap().log.lines().map(|l| l.to_string()).collect()
+}
+
+fn noop(n: usize) -> Vec<Record> {
+    vec![Record::Metadata(MetadataRecord::NoOp); n]
+}
+
+#[test]
+fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
+    let w = world(1, &[1], &[]);
+    assert_eq!(state(&w, 1), ("Leader".into(), 1));
+    let mut w = w;
+    w.run_for(100);
+    let log = &w.node(1).unwrap().disk.metadata_log;
+    let b = &log.batches()[0];
+    assert!(b.is_control);
+    let names: Vec<&str> = b.records.iter().map(|r| r.short_name()).collect();
+    assert_eq!(names, vec!["LeaderChange", "KRaftVersion", "KRaftVoters"]);
+    assert_eq!(w.node(1).unwrap().raft.as_ref().unwrap().high_watermark(), Some(3));
+    let text = lines(&w, 1).join("\n");
+    assert!(text.contains("Completed transition to ProspectiveState(epoch=0"), "{text}");
+    assert!(text.contains("Completed transition to CandidateState(localId=1"), "{text}");
+    assert!(text.contains("Completed transition to Leader(localReplicaKey=ReplicaKey(id=1"), "{text}");
+    assert!(text.contains("High watermark set to LogOffsetMetadata(offset=3, metadata=Optional.empty) for the first time for epoch 1 based on indexOfHw 0"), "{text}");
+}
+
+#[test]
+fn three_voters_elect_one_leader_and_every_replica_commits() {
+    let mut w = world(7, &[101, 102, 103], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (leader, epoch) = w.leader().expect("leader");
+    for id in [101, 102, 103, 1] {
+        let (name, e) = state(&w, id);
+        assert_eq!(e, epoch);
+        assert_eq!(name == "Leader", id == leader, "node {id} is {name}");
+    }
+    for _ in 0..10 {
+        w.append_to_leader(noop(2), false).expect("append");
+        run_checked(&mut w, &mut c, 300);
+    }
+    run_checked(&mut w, &mut c, 2_000);
+    let leo = w.node(leader).unwrap().disk.metadata_log.end_offset();
+    assert_eq!(leo, 3 + 20);
+    for id in [101, 102, 103, 1] {
+        let n = w.node(id).unwrap();
+        assert_eq!(n.disk.metadata_log.end_offset(), leo, "node {id}");
+        assert_eq!(n.raft.as_ref().unwrap().high_watermark(), Some(leo), "node {id}");
+    }
+    // As in the article's example 2: the leader's quorum-state has no vote (votedId -1).
+    let qs = w.node(leader).unwrap().disk.read_file("__cluster_metadata-0/quorum-state").unwrap();
+    assert_eq!(
+        qs,
+        format!("{{\"leaderId\":{leader},\"leaderEpoch\":{epoch},\"votedId\":-1,\"votedDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"data_version\":1}}")
+    );
+}
+
+#[test]
+fn killing_the_leader_elects_a_new_one_through_prevote_in_the_next_epoch() {
+    let mut w = world(7, &[101, 102, 103], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (old, epoch) = w.leader().unwrap();
+    w.append_to_leader(noop(1), false);
+    run_checked(&mut w, &mut c, 1_000);
+    let killed_at = w.now_ms();
+    w.kill(old).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    let (new, new_epoch) = w.leader().expect("a new leader");
+    assert_ne!(new, old);
+    assert_eq!(new_epoch, epoch + 1);
+    let text = lines(&w, new).join("\n");
+    assert!(text.contains("Transitioning to Prospective state due to fetch timeout"));
+    // The fetch timeout (2000 ms, not randomized) fires within ~2 s of the kill.
+    let prospective_at = w
+        .node(new)
+        .unwrap()
+        .log
+        .lines()
+        .find(|l| l.time_ms > killed_at && l.message.starts_with("Completed transition to ProspectiveState"))
+        .expect("prospective")
+        .time_ms;
+    assert!(prospective_at - killed_at <= 2_000, "{}", prospective_at - killed_at);
+    // The old leader comes back as Resigned (it was leader in quorum-state), then follows.
+    w.restart(old).unwrap();
+    assert_eq!(state(&w, old).0, "Resigned");
+    run_checked(&mut w, &mut c, 5_000);
+    assert_eq!(state(&w, old), ("Follower".into(), new_epoch));
+}
+
+#[test]
+fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_truncated() {
+    let mut w = world(11, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (old, epoch) = w.leader().unwrap();
+    let others: Vec<i32> = [101, 102, 103].into_iter().filter(|i| *i != old).collect();
+    w.partition(&[vec![old], others.clone()]).unwrap();
+    // Records appended now can never commit: only the old leader has them.
+    w.append_to_leader(noop(3), true).unwrap();
+    run_checked(&mut w, &mut c, 6_000);
+    let text = lines(&w, old).join("\n");
+    assert!(
+        text.contains("Did not receive fetch request from the majority of the voters within 3000ms."),
+        "{text}"
+    );
+    assert!(text.contains("Completed transition to ResignedState(localId="), "{text}");
+    let (new, new_epoch) = w.leader().expect("the majority side elects");
+    assert!(others.contains(&new) && new_epoch > epoch);
+    w.append_to_leader(noop(1), false).unwrap();
+    run_checked(&mut w, &mut c, 1_000);
+    w.heal();
+    run_checked(&mut w, &mut c, 6_000);
+    let text = lines(&w, old).join("\n");
+    assert!(text.contains("Truncated to offset"), "{text}");
+    let a = &w.node(old).unwrap().disk.metadata_log;
+    let b = &w.node(new).unwrap().disk.metadata_log;
+    assert_eq!(a.end_offset(), b.end_offset());
+    assert_eq!(a.batches(), b.batches());
+}
+
+#[test]
+fn a_new_leader_reports_no_high_watermark_until_its_own_epoch_commits() {
+    let mut w = world(3, &[101, 102, 103], &[]);
+    w.run_for(5_000);
+    let (old, _) = w.leader().unwrap();
+    w.kill(old).unwrap();
+    let became = w.run_until(10_000, |w| w.leader().is_some());
+    assert!(became);
+    let (new, _) = w.leader().unwrap();
+    // Right after the election: LeaderChange not yet replicated to anyone.
+    assert_eq!(w.node(new).unwrap().raft.as_ref().unwrap().high_watermark(), None);
+    w.run_for(1_000);
+    let hw = w.node(new).unwrap().raft.as_ref().unwrap().high_watermark().unwrap();
+    assert_eq!(hw, w.node(new).unwrap().disk.metadata_log.end_offset());
+}
+
+#[test]
+fn an_observer_finds_the_leader_by_fetching_any_voter_and_never_votes() {
+    let mut w = world(5, &[101, 102, 103], &[1, 2]);
+    w.run_for(5_000);
+    let (leader, epoch) = w.leader().unwrap();
+    for b in [1, 2] {
+        let r = w.node(b).unwrap().raft.as_ref().unwrap();
+        assert_eq!(r.state().name(), "Follower");
+        assert_eq!((r.quorum.epoch(), r.state().leader_id()), (epoch, Some(leader)));
+        let text = lines(&w, b).join("\n");
+        assert!(!text.contains("Prospective"), "{text}");
+    }
+}
+
+#[test]
+fn a_stopped_follower_wakes_up_prospective_and_goes_back_to_its_leader() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (leader, epoch) = w.leader().unwrap();
+    let f = [101, 102, 103].into_iter().find(|i| *i != leader).unwrap();
+    w.stop(f).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    assert_eq!(state(&w, f), ("Follower".into(), epoch), "frozen: nothing changes");
+    w.cont(f).unwrap();
+    run_checked(&mut w, &mut c, 3_000);
+    let text = lines(&w, f).join("\n");
+    assert!(text.contains("Transitioning to Prospective state due to fetch timeout"), "{text}");
+    // The other voters have fetched from the leader, so they reject its PreVote: no new epoch.
+    assert_eq!(w.leader(), Some((leader, epoch)));
+    assert_eq!(state(&w, f), ("Follower".into(), epoch));
+}
+
+#[test]
+fn a_majority_lost_means_no_leader_and_healing_restores_one() {
+    let mut w = world(9, &[101, 102, 103, 104, 105], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (leader, _) = w.leader().unwrap();
+    let mut rest: Vec<i32> = [101, 102, 103, 104, 105].into_iter().filter(|i| *i != leader).collect();
+    let minority_peer = rest.remove(0);
+    w.partition(&[vec![leader, minority_peer], rest.clone()]).unwrap();
+    w.kill(rest[0]).unwrap();
+    w.kill(rest[1]).unwrap();
+    run_checked(&mut w, &mut c, 10_000);
+    // Two on one side, one on the other: nobody holds a majority of five.
+    assert!(w.leader().is_none(), "{:?}", w.leader());
+    w.heal();
+    w.restart(rest[0]).unwrap();
+    w.restart(rest[1]).unwrap();
+    run_checked(&mut w, &mut c, 10_000);
+    assert!(w.leader().is_some());
+}
+
+#[test]
+fn the_invariant_checker_catches_a_lost_committed_entry() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (leader, _) = w.leader().unwrap();
+    assert!(c.committed_len() >= 3);
+    // Lose committed entries on the leader's disk: the checker must notice.
+    w.disk_mut(leader).unwrap().metadata_log.truncate_to(1);
+    assert!(c.check(&w).is_err());
+}
+
+#[test]
+fn a_voter_that_voted_for_itself_restarts_as_candidate_in_the_same_epoch() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    w.run_for(5_000);
+    let (leader, epoch) = w.leader().unwrap();
+    let f = [101, 102, 103].into_iter().find(|i| *i != leader).unwrap();
+    w.kill(f).unwrap();
+    let dir = w.node(f).unwrap().directory_id;
+    // As if it had crashed right after becoming Candidate in epoch + 1.
+    w.disk_mut(f).unwrap().write_file(
+        "__cluster_metadata-0/quorum-state",
+        format!("{{\"leaderId\":-1,\"leaderEpoch\":{},\"votedId\":{f},\"votedDirectoryId\":\"{dir}\",\"data_version\":1}}", epoch + 1),
+    );
+    w.restart(f).unwrap();
+    assert_eq!(state(&w, f), ("Candidate".into(), epoch + 1));
+    w.run_for(10_000);
+    assert!(w.leader().is_some());
+}
