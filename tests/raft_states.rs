@@ -8,7 +8,12 @@ use kraft_core::raft::batch::Record;
 use kraft_core::sim::{World, WorldConfig};
 
 fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
-    World::new(WorldConfig::new(seed, controllers.to_vec(), brokers.to_vec())).expect("world")
+    World::new(WorldConfig::new(
+        seed,
+        controllers.to_vec(),
+        brokers.to_vec(),
+    ))
+    .expect("world")
 }
 
 /// Run `ms`, checking invariants after every event.
@@ -28,7 +33,12 @@ fn state(w: &World, id: i32) -> (String, i32) {
 }
 
 fn lines(w: &World, id: i32) -> Vec<String> {
-    w.node(id).unwrap().log.lines().map(|l| l.to_string()).collect()
+    w.node(id)
+        .unwrap()
+        .log
+        .lines()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 fn noop(n: usize) -> Vec<Record> {
@@ -46,11 +56,23 @@ fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
     assert!(b.is_control);
     let names: Vec<&str> = b.records.iter().map(|r| r.short_name()).collect();
     assert_eq!(names, vec!["LeaderChange", "KRaftVersion", "KRaftVoters"]);
-    assert_eq!(w.node(1).unwrap().raft.as_ref().unwrap().high_watermark(), Some(3));
+    assert_eq!(
+        w.node(1).unwrap().raft.as_ref().unwrap().high_watermark(),
+        Some(3)
+    );
     let text = lines(&w, 1).join("\n");
-    assert!(text.contains("Completed transition to ProspectiveState(epoch=0"), "{text}");
-    assert!(text.contains("Completed transition to CandidateState(localId=1"), "{text}");
-    assert!(text.contains("Completed transition to Leader(localReplicaKey=ReplicaKey(id=1"), "{text}");
+    assert!(
+        text.contains("Completed transition to ProspectiveState(epoch=0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Completed transition to CandidateState(localId=1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Completed transition to Leader(localReplicaKey=ReplicaKey(id=1"),
+        "{text}"
+    );
     assert!(text.contains("High watermark set to LogOffsetMetadata(offset=3, metadata=Optional.empty) for the first time for epoch 1 based on indexOfHw 0"), "{text}");
 }
 
@@ -75,10 +97,19 @@ fn three_voters_elect_one_leader_and_every_replica_commits() {
     for id in [101, 102, 103, 1] {
         let n = w.node(id).unwrap();
         assert_eq!(n.disk.metadata_log.end_offset(), leo, "node {id}");
-        assert_eq!(n.raft.as_ref().unwrap().high_watermark(), Some(leo), "node {id}");
+        assert_eq!(
+            n.raft.as_ref().unwrap().high_watermark(),
+            Some(leo),
+            "node {id}"
+        );
     }
     // As in the article's example 2: the leader's quorum-state has no vote (votedId -1).
-    let qs = w.node(leader).unwrap().disk.read_file("__cluster_metadata-0/quorum-state").unwrap();
+    let qs = w
+        .node(leader)
+        .unwrap()
+        .disk
+        .read_file("__cluster_metadata-0/quorum-state")
+        .unwrap();
     assert_eq!(
         qs,
         format!("{{\"leaderId\":{leader},\"leaderEpoch\":{epoch},\"votedId\":-1,\"votedDirectoryId\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"data_version\":1}}")
@@ -107,10 +138,18 @@ fn killing_the_leader_elects_a_new_one_through_prevote_in_the_next_epoch() {
         .unwrap()
         .log
         .lines()
-        .find(|l| l.time_ms > killed_at && l.message.starts_with("Completed transition to ProspectiveState"))
+        .find(|l| {
+            l.time_ms > killed_at
+                && l.message
+                    .starts_with("Completed transition to ProspectiveState")
+        })
         .expect("prospective")
         .time_ms;
-    assert!(prospective_at - killed_at <= 2_000, "{}", prospective_at - killed_at);
+    assert!(
+        prospective_at - killed_at <= 2_000,
+        "{}",
+        prospective_at - killed_at
+    );
     // The old leader comes back as Resigned (it was leader in quorum-state), then follows.
     w.restart(old).unwrap();
     assert_eq!(state(&w, old).0, "Resigned");
@@ -131,10 +170,15 @@ fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_trun
     run_checked(&mut w, &mut c, 6_000);
     let text = lines(&w, old).join("\n");
     assert!(
-        text.contains("Did not receive fetch request from the majority of the voters within 3000ms."),
+        text.contains(
+            "Did not receive fetch request from the majority of the voters within 3000ms."
+        ),
         "{text}"
     );
-    assert!(text.contains("Completed transition to ResignedState(localId="), "{text}");
+    assert!(
+        text.contains("Completed transition to ResignedState(localId="),
+        "{text}"
+    );
     let (new, new_epoch) = w.leader().expect("the majority side elects");
     assert!(others.contains(&new) && new_epoch > epoch);
     w.append_to_leader(noop(1), false).unwrap();
@@ -159,9 +203,19 @@ fn a_new_leader_reports_no_high_watermark_until_its_own_epoch_commits() {
     assert!(became);
     let (new, _) = w.leader().unwrap();
     // Right after the election: LeaderChange not yet replicated to anyone.
-    assert_eq!(w.node(new).unwrap().raft.as_ref().unwrap().high_watermark(), None);
+    assert_eq!(
+        w.node(new).unwrap().raft.as_ref().unwrap().high_watermark(),
+        None
+    );
     w.run_for(1_000);
-    let hw = w.node(new).unwrap().raft.as_ref().unwrap().high_watermark().unwrap();
+    let hw = w
+        .node(new)
+        .unwrap()
+        .raft
+        .as_ref()
+        .unwrap()
+        .high_watermark()
+        .unwrap();
     assert_eq!(hw, w.node(new).unwrap().disk.metadata_log.end_offset());
 }
 
@@ -173,7 +227,10 @@ fn an_observer_finds_the_leader_by_fetching_any_voter_and_never_votes() {
     for b in [1, 2] {
         let r = w.node(b).unwrap().raft.as_ref().unwrap();
         assert_eq!(r.state().name(), "Follower");
-        assert_eq!((r.quorum.epoch(), r.state().leader_id()), (epoch, Some(leader)));
+        assert_eq!(
+            (r.quorum.epoch(), r.state().leader_id()),
+            (epoch, Some(leader))
+        );
         let text = lines(&w, b).join("\n");
         assert!(!text.contains("Prospective"), "{text}");
     }
@@ -188,11 +245,18 @@ fn a_stopped_follower_wakes_up_prospective_and_goes_back_to_its_leader() {
     let f = [101, 102, 103].into_iter().find(|i| *i != leader).unwrap();
     w.stop(f).unwrap();
     run_checked(&mut w, &mut c, 5_000);
-    assert_eq!(state(&w, f), ("Follower".into(), epoch), "frozen: nothing changes");
+    assert_eq!(
+        state(&w, f),
+        ("Follower".into(), epoch),
+        "frozen: nothing changes"
+    );
     w.cont(f).unwrap();
     run_checked(&mut w, &mut c, 3_000);
     let text = lines(&w, f).join("\n");
-    assert!(text.contains("Transitioning to Prospective state due to fetch timeout"), "{text}");
+    assert!(
+        text.contains("Transitioning to Prospective state due to fetch timeout"),
+        "{text}"
+    );
     // The other voters have fetched from the leader, so they reject its PreVote: no new epoch.
     assert_eq!(w.leader(), Some((leader, epoch)));
     assert_eq!(state(&w, f), ("Follower".into(), epoch));
@@ -204,9 +268,13 @@ fn a_majority_lost_means_no_leader_and_healing_restores_one() {
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (leader, _) = w.leader().unwrap();
-    let mut rest: Vec<i32> = [101, 102, 103, 104, 105].into_iter().filter(|i| *i != leader).collect();
+    let mut rest: Vec<i32> = [101, 102, 103, 104, 105]
+        .into_iter()
+        .filter(|i| *i != leader)
+        .collect();
     let minority_peer = rest.remove(0);
-    w.partition(&[vec![leader, minority_peer], rest.clone()]).unwrap();
+    w.partition(&[vec![leader, minority_peer], rest.clone()])
+        .unwrap();
     w.kill(rest[0]).unwrap();
     w.kill(rest[1]).unwrap();
     run_checked(&mut w, &mut c, 10_000);
@@ -248,4 +316,36 @@ fn a_voter_that_voted_for_itself_restarts_as_candidate_in_the_same_epoch() {
     assert_eq!(state(&w, f), ("Candidate".into(), epoch + 1));
     w.run_for(10_000);
     assert!(w.leader().is_some());
+}
+
+#[test]
+fn a_gracefully_stopped_leader_resigns_with_end_quorum_epoch_and_its_successor_wins_fast() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (old, epoch) = w.leader().unwrap();
+    let at = w.now_ms();
+    w.terminate(old).unwrap();
+    run_checked(&mut w, &mut c, 3_000);
+    let text = lines(&w, old).join("\n");
+    assert!(text.contains("Beginning graceful shutdown"), "{text}");
+    assert!(
+        text.contains("Completed transition to ResignedState"),
+        "{text}"
+    );
+    assert!(text.contains("Graceful shutdown completed"), "{text}");
+    assert_eq!(w.node(old).unwrap().process.name(), "killed");
+    let (new, new_epoch) = w.leader().expect("new leader");
+    assert_ne!(new, old);
+    assert_eq!(new_epoch, epoch + 1);
+    // The first preferred successor skips the 2 s fetch timeout: elected well under a second.
+    let elected = w
+        .node(new)
+        .unwrap()
+        .log
+        .lines()
+        .find(|l| l.time_ms > at && l.message.starts_with("Completed transition to Leader"))
+        .unwrap()
+        .time_ms;
+    assert!(elected - at < 1_000, "elected after {} ms", elected - at);
 }

@@ -5,7 +5,9 @@ use kraft_core::sim::swarm::run_seed;
 
 #[test]
 fn seed_sweep_keeps_raft_safe_and_live() {
-    let single: Option<u64> = std::env::var("KRAFT_SEED").ok().and_then(|s| s.parse().ok());
+    let single: Option<u64> = std::env::var("KRAFT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok());
     let count: u64 = std::env::var("KRAFT_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -34,6 +36,11 @@ fn seed_sweep_keeps_raft_safe_and_live() {
         "{} of {} seeds failed (rerun one with KRAFT_SEED=<seed>):\n{}",
         failures.len(),
         seeds.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

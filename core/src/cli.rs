@@ -117,7 +117,9 @@ fn sim(args: &[String]) -> Result<String, String> {
             "--brokers" => brokers = parse_ids(value()?)?,
             "--seed" => {
                 let v = value()?;
-                seed = v.parse().map_err(|_| format!("'{v}' is not a seed (a whole number)"))?
+                seed = v
+                    .parse()
+                    .map_err(|_| format!("'{v}' is not a seed (a whole number)"))?
             }
             "--for" => for_ms = parse_duration_ms(value()?)?,
             "--kill" => {
@@ -137,7 +139,9 @@ fn sim(args: &[String]) -> Result<String, String> {
         World::new(WorldConfig::new(seed, controllers, brokers)).map_err(|e| e.to_string())?;
     for (_, _, id) in &actions {
         if world.node(*id).is_none() {
-            return Err(format!("--kill/--start names node {id}, which is not in the cluster"));
+            return Err(format!(
+                "--kill/--start names node {id}, which is not in the cluster"
+            ));
         }
     }
     actions.sort();
@@ -265,15 +269,17 @@ fn bench(args: &[String]) -> Result<(), String> {
             "--hours" => {
                 i += 1;
                 let v = args.get(i).ok_or("option --hours needs a value")?;
-                hours = v.parse().map_err(|_| format!("'{v}' is not a number of hours"))?;
+                hours = v
+                    .parse()
+                    .map_err(|_| format!("'{v}' is not a number of hours"))?;
             }
             other => return Err(format!("unknown option '{other}'")),
         }
         i += 1;
     }
     let rss_before = rss_kib();
-    let mut world = World::new(WorldConfig::new(1, vec![1, 2, 3], vec![4, 5, 6]))
-        .map_err(|e| e.to_string())?;
+    let mut world =
+        World::new(WorldConfig::new(1, vec![1, 2, 3], vec![4, 5, 6])).map_err(|e| e.to_string())?;
     let sim_ms = hours * 3_600_000;
     let started = Instant::now();
     let mut rss_mid = None;
@@ -294,7 +300,10 @@ fn bench(args: &[String]) -> Result<(), String> {
         "  events per wall s:      {:.0}",
         world.events_run() as f64 / wall.max(1e-9)
     );
-    let kib = |v: Option<u64>| v.map(|k| format!("{k} KiB")).unwrap_or_else(|| "n/a".into());
+    let kib = |v: Option<u64>| {
+        v.map(|k| format!("{k} KiB"))
+            .unwrap_or_else(|| "n/a".into())
+    };
     println!(
         "  RSS before / after 1 simulated minute / at end: {} / {} / {}",
         kib(rss_before),
@@ -302,7 +311,10 @@ fn bench(args: &[String]) -> Result<(), String> {
         kib(rss_after)
     );
     let lines: usize = world.nodes().map(|n| n.log.len()).sum();
-    println!("  log lines kept: {lines}; messages in flight at end: {}", world.network().in_flight.len());
+    println!(
+        "  log lines kept: {lines}; messages in flight at end: {}",
+        world.network().in_flight.len()
+    );
     Ok(())
 }
 
@@ -316,9 +328,13 @@ mod tests {
         assert_eq!(parse_duration_ms("250ms"), Ok(250));
         assert_eq!(parse_duration_ms("2m"), Ok(120_000));
         assert_eq!(parse_duration_ms("42"), Ok(42));
-        assert!(parse_duration_ms("ten").unwrap_err().contains("not a duration"));
+        assert!(parse_duration_ms("ten")
+            .unwrap_err()
+            .contains("not a duration"));
         assert_eq!(parse_ids("101, 102,103"), Ok(vec![101, 102, 103]));
-        assert!(parse_ids("1,x").unwrap_err().contains("'x' is not a node id"));
+        assert!(parse_ids("1,x")
+            .unwrap_err()
+            .contains("'x' is not a node id"));
         assert!(parse_ids("-3").unwrap_err().contains("negative"));
     }
 
@@ -327,9 +343,15 @@ mod tests {
         let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
         let out = sim(&args("--controllers 101,102,103 --seed 7 --for 5s --quiet")).unwrap();
         assert!(out.contains("Leader"), "{out}");
-        assert!(sim(&args("--bogus")).unwrap_err().contains("unknown option '--bogus'"));
+        assert!(sim(&args("--bogus"))
+            .unwrap_err()
+            .contains("unknown option '--bogus'"));
         assert!(sim(&args("--seed")).unwrap_err().contains("needs a value"));
-        assert!(sim(&args("--kill 999@1s")).unwrap_err().contains("node 999"));
-        assert!(sim(&args("--controllers 1,1")).unwrap_err().contains("appears twice"));
+        assert!(sim(&args("--kill 999@1s"))
+            .unwrap_err()
+            .contains("node 999"));
+        assert!(sim(&args("--controllers 1,1"))
+            .unwrap_err()
+            .contains("appears twice"));
     }
 }

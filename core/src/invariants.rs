@@ -118,7 +118,9 @@ impl InvariantChecker {
                         .iter()
                         .find(|b| b.base_offset <= offset && offset <= b.last_offset())
                         .map(|b| b.partition_leader_epoch)
-                        .ok_or_else(|| format!("node {} lost offset {offset} below its HW", node.id))?;
+                        .ok_or_else(|| {
+                            format!("node {} lost offset {offset} below its HW", node.id)
+                        })?;
                     let record = log.record_at(offset).expect("offset present").clone();
                     let idx = offset as usize;
                     if idx < self.committed.len() {

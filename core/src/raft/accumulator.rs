@@ -109,7 +109,10 @@ impl BatchAccumulator {
 
     /// Records waiting (not yet in the log).
     pub fn pending_records(&self) -> usize {
-        self.completed.iter().map(|b| b.records.len()).sum::<usize>()
+        self.completed
+            .iter()
+            .map(|b| b.records.len())
+            .sum::<usize>()
             + self.open.as_ref().map(|o| o.0.len()).unwrap_or(0)
     }
 }
@@ -153,6 +156,9 @@ mod tests {
         a.append(vec![noop(), noop()], 0, false);
         a.append(vec![noop(), noop()], 0, true);
         let b = a.drain(100);
-        assert_eq!(b.iter().map(|b| b.records.len()).collect::<Vec<_>>(), vec![2, 2]);
+        assert_eq!(
+            b.iter().map(|b| b.records.len()).collect::<Vec<_>>(),
+            vec![2, 2]
+        );
     }
 }

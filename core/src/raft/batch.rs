@@ -90,7 +90,10 @@ impl Record {
                         )
                     })
                     .collect();
-                format!(" KRaftVoters {{\"version\":0,\"voters\":[{}]}}", list.join(","))
+                format!(
+                    " KRaftVoters {{\"version\":0,\"voters\":[{}]}}",
+                    list.join(",")
+                )
             }
             Record::Metadata(m) => format!(" payload: {}", m.to_json()),
         }

@@ -49,6 +49,8 @@ pub struct KafkaRaftClient {
     fetch_purgatory: Vec<ParkedFetch>,
     next_correlation_id: u64,
     prefix: String,
+    /// Graceful shutdown: its deadline, and whether it has completed.
+    shutdown: Option<(u64, u64, bool)>,
 }
 
 impl KafkaRaftClient {
@@ -76,6 +78,7 @@ impl KafkaRaftClient {
             fetch_purgatory: Vec::new(),
             next_correlation_id: 0,
             prefix,
+            shutdown: None,
         };
         if matches!(client.quorum.state, EpochState::Leader(_)) {
             return Err("Voter cannot initialize as a Leader".into());
@@ -205,12 +208,11 @@ impl KafkaRaftClient {
             voters: self.quorum.voter_ids(),
             granting_voters: granting,
         }];
-        let has_voters_record = io
-            .disk
-            .metadata_log
-            .batches()
-            .iter()
-            .any(|b| b.records.iter().any(|r| matches!(r, Record::KRaftVoters { .. })));
+        let has_voters_record = io.disk.metadata_log.batches().iter().any(|b| {
+            b.records
+                .iter()
+                .any(|r| matches!(r, Record::KRaftVoters { .. }))
+        });
         if !has_voters_record {
             records.push(Record::KRaftVersion { kraft_version: 1 });
             records.push(Record::KRaftVoters {
@@ -247,7 +249,12 @@ impl KafkaRaftClient {
         Ok(())
     }
 
-    fn transition_to_follower(&mut self, epoch: i32, leader: i32, io: &mut RaftIo) -> RaftResult<()> {
+    fn transition_to_follower(
+        &mut self,
+        epoch: i32,
+        leader: i32,
+        io: &mut RaftIo,
+    ) -> RaftResult<()> {
         let was_leader = matches!(self.quorum.state, EpochState::Leader(_));
         self.quorum.transition_to_follower(epoch, leader, io)?;
         if was_leader {
@@ -274,12 +281,22 @@ impl KafkaRaftClient {
         self.accumulator = None;
     }
 
-    fn add_voted_state(&mut self, epoch: i32, candidate: ReplicaKey, io: &mut RaftIo) -> TransitionResult {
+    fn add_voted_state(
+        &mut self,
+        epoch: i32,
+        candidate: ReplicaKey,
+        io: &mut RaftIo,
+    ) -> TransitionResult {
         self.quorum.add_voted_state(epoch, candidate, io)
     }
 
     /// `maybeTransition(leaderId, epoch)`: follow what a request or response says of the leader.
-    fn maybe_transition(&mut self, leader: Option<i32>, epoch: i32, io: &mut RaftIo) -> RaftResult<()> {
+    fn maybe_transition(
+        &mut self,
+        leader: Option<i32>,
+        epoch: i32,
+        io: &mut RaftIo,
+    ) -> RaftResult<()> {
         if !self.has_consistent_leader(epoch, leader) {
             return Err(format!(
                 "Received request or response with leader {} and epoch {} which is inconsistent with current leader {} and epoch {}",
@@ -297,7 +314,10 @@ impl KafkaRaftClient {
         } else if let Some(l) = leader {
             if l != self.local_id()
                 && (self.quorum.leader_id().is_none() || !self.quorum.has_leader_endpoint())
-                && !matches!(self.quorum.state, EpochState::Leader(_) | EpochState::Resigned(_))
+                && !matches!(
+                    self.quorum.state,
+                    EpochState::Leader(_) | EpochState::Resigned(_)
+                )
             {
                 self.transition_to_follower(epoch, l, io)
             } else {
@@ -311,7 +331,10 @@ impl KafkaRaftClient {
     fn has_consistent_leader(&self, epoch: i32, leader: Option<i32>) -> bool {
         if leader == Some(self.local_id()) {
             return epoch != self.quorum.epoch()
-                || matches!(self.quorum.state, EpochState::Leader(_) | EpochState::Resigned(_));
+                || matches!(
+                    self.quorum.state,
+                    EpochState::Leader(_) | EpochState::Resigned(_)
+                );
         }
         epoch != self.quorum.epoch()
             || leader.is_none()
@@ -339,13 +362,18 @@ impl KafkaRaftClient {
             self.maybe_transition(leader, epoch, io)?;
             return Ok(Some(true));
         }
-        if epoch == self.quorum.epoch()
-            && leader.is_some()
-            && leader != Some(self.local_id())
-            && self.quorum.leader_id().is_none()
-        {
-            self.transition_to_follower(epoch, leader.expect("leader"), io)?;
-            return Ok(if error == Errors::None { None } else { Some(true) });
+        if let Some(l) = leader {
+            if epoch == self.quorum.epoch()
+                && l != self.local_id()
+                && self.quorum.leader_id().is_none()
+            {
+                self.transition_to_follower(epoch, l, io)?;
+                return Ok(if error == Errors::None {
+                    None
+                } else {
+                    Some(true)
+                });
+            }
         }
         if error == Errors::BrokerNotAvailable || error == Errors::RequestTimedOut {
             return Ok(Some(false));
@@ -358,13 +386,28 @@ impl KafkaRaftClient {
     fn send_request(&mut self, to: i32, body: RaftRequest, io: &mut RaftIo) {
         let correlation_id = self.next_correlation_id;
         self.next_correlation_id += 1;
-        self.requests
-            .on_request_sent(to, correlation_id, io.now_ms + self.config.request_timeout_ms);
-        io.send(to, RaftMessage::Request { correlation_id, body });
+        self.requests.on_request_sent(
+            to,
+            correlation_id,
+            io.now_ms + self.config.request_timeout_ms,
+        );
+        io.send(
+            to,
+            RaftMessage::Request {
+                correlation_id,
+                body,
+            },
+        );
     }
 
     fn respond(&self, to: i32, correlation_id: u64, body: RaftResponse, io: &mut RaftIo) {
-        io.send(to, RaftMessage::Response { correlation_id, body });
+        io.send(
+            to,
+            RaftMessage::Response {
+                correlation_id,
+                body,
+            },
+        );
     }
 
     fn leader_or_sentinel(&self) -> i32 {
@@ -451,6 +494,48 @@ impl KafkaRaftClient {
         }
     }
 
+    // ----- graceful shutdown -----
+
+    /// Begin a graceful shutdown (SIGTERM): a leader resigns and tells the voters with
+    /// EndQuorumEpoch; the shutdown completes when they acknowledged or `timeout_ms` passed.
+    pub fn shutdown(&mut self, timeout_ms: u64, io: &mut RaftIo) {
+        if self.shutdown.is_none() {
+            self.log(io, Level::Info, "Beginning graceful shutdown".into());
+            self.shutdown = Some((io.now_ms + timeout_ms, timeout_ms, false));
+        }
+    }
+
+    /// Whether a graceful shutdown has finished (the process may exit).
+    pub fn is_shutdown_complete(&self) -> bool {
+        matches!(self.shutdown, Some((_, _, true)))
+    }
+
+    fn maybe_complete_shutdown(&mut self, io: &mut RaftIo) -> RaftResult<()> {
+        let Some((deadline, timeout, false)) = self.shutdown else {
+            return Ok(());
+        };
+        if let EpochState::Leader(l) = &self.quorum.state {
+            let successors = leader_successors(l);
+            self.transition_to_resigned(successors, io)?;
+        }
+        let done = match &self.quorum.state {
+            EpochState::Resigned(r) => r.unacked_voters.is_empty(),
+            _ => true,
+        };
+        if done {
+            self.log(io, Level::Info, "Graceful shutdown completed".into());
+            self.shutdown = Some((deadline, timeout, true));
+        } else if io.now_ms >= deadline {
+            self.log(
+                io,
+                Level::Warn,
+                format!("Graceful shutdown timed out after {timeout}ms"),
+            );
+            self.shutdown = Some((deadline, timeout, true));
+        }
+        Ok(())
+    }
+
     // ----- poll -----
 
     /// Do the current state's work at `io.now_ms`; returns the virtual time at which the
@@ -458,6 +543,10 @@ impl KafkaRaftClient {
     pub fn poll(&mut self, io: &mut RaftIo) -> RaftResult<u64> {
         // Requests past request.timeout.ms are abandoned (the connection becomes ready again).
         let now = io.now_ms;
+        self.maybe_complete_shutdown(io)?;
+        if self.is_shutdown_complete() {
+            return Ok(u64::MAX);
+        }
         for _ in 0..16 {
             let epoch_before = self.quorum.epoch();
             let name_before = self.quorum.state.name();
@@ -563,6 +652,9 @@ impl KafkaRaftClient {
                         preferred_successors: successors,
                     })
                 });
+                if let Some((shutdown_at, _, _)) = self.shutdown {
+                    return Ok(wait.min(shutdown_at.saturating_sub(now)).max(1));
+                }
                 if now >= deadline {
                     self.transition_to_unattached(epoch + 1, None, io)?;
                     return Ok(0);
@@ -600,7 +692,10 @@ impl KafkaRaftClient {
         let until_flush = self.maybe_append_batches(io);
         let until_begin = self.maybe_send_begin_quorum_epoch(io);
         let until_parked = self.expire_parked_fetches(io);
-        Ok(until_check.min(until_flush).min(until_begin).min(until_parked))
+        Ok(until_check
+            .min(until_flush)
+            .min(until_begin)
+            .min(until_parked))
     }
 
     fn maybe_append_batches(&mut self, io: &mut RaftIo) -> u64 {
@@ -661,7 +756,11 @@ impl KafkaRaftClient {
                     u.offset, u.index_of_hw, text
                 )
             };
-            let level = if u.first_time { Level::Info } else { Level::Debug };
+            let level = if u.first_time {
+                Level::Info
+            } else {
+                Level::Debug
+            };
             io.log_line(level, &self.prefix, loggers::LEADER_STATE, message);
         }
     }
@@ -696,7 +795,12 @@ impl KafkaRaftClient {
         for p in parked {
             if now >= p.deadline_ms {
                 // On timeout the original response (with the HW of its arrival) is sent.
-                self.respond(p.from, p.correlation_id, RaftResponse::Fetch(p.original), io);
+                self.respond(
+                    p.from,
+                    p.correlation_id,
+                    RaftResponse::Fetch(p.original),
+                    io,
+                );
             } else {
                 wait = wait.min(p.deadline_ms - now);
                 self.fetch_purgatory.push(p);
@@ -759,10 +863,12 @@ impl KafkaRaftClient {
                     RaftRequest::EndQuorumEpoch(r) => {
                         RaftResponse::EndQuorumEpoch(self.handle_end_quorum_epoch(r, io)?)
                     }
-                    RaftRequest::Fetch(r) => match self.handle_fetch_request(from, correlation_id, r, io)? {
-                        Some(resp) => RaftResponse::Fetch(resp),
-                        None => return Ok(()),
-                    },
+                    RaftRequest::Fetch(r) => {
+                        match self.handle_fetch_request(from, correlation_id, r, io)? {
+                            Some(resp) => RaftResponse::Fetch(resp),
+                            None => return Ok(()),
+                        }
+                    }
                 };
                 self.respond(from, correlation_id, response, io);
                 Ok(())
@@ -777,15 +883,23 @@ impl KafkaRaftClient {
                 let now = io.now_ms;
                 let success = match body {
                     RaftResponse::Vote(r) => self.handle_vote_response(from, r, io)?,
-                    RaftResponse::BeginQuorumEpoch(r) => self.handle_begin_quorum_epoch_response(from, r, io)?,
-                    RaftResponse::EndQuorumEpoch(r) => self.handle_end_quorum_epoch_response(from, r, io)?,
+                    RaftResponse::BeginQuorumEpoch(r) => {
+                        self.handle_begin_quorum_epoch_response(from, r, io)?
+                    }
+                    RaftResponse::EndQuorumEpoch(r) => {
+                        self.handle_end_quorum_epoch_response(from, r, io)?
+                    }
                     RaftResponse::Fetch(r) => self.handle_fetch_response(from, r, io)?,
                     RaftResponse::Failed { .. } => false,
                 };
                 // A transition resets every connection; only record the result if still awaited.
                 if self.requests.is_response_expected(from, correlation_id) {
-                    self.requests
-                        .on_response_result(from, success, now, self.config.retry_backoff_ms);
+                    self.requests.on_response_result(
+                        from,
+                        success,
+                        now,
+                        self.config.retry_backoff_ms,
+                    );
                 }
                 Ok(())
             }
@@ -841,7 +955,10 @@ impl KafkaRaftClient {
                 directory_id: None,
             });
         let up_to_date = r.last_offset >= self.end_offset(io);
-        let granted = self.quorum.state.can_grant_vote(candidate, up_to_date, r.pre_vote);
+        let granted = self
+            .quorum
+            .state
+            .can_grant_vote(candidate, up_to_date, r.pre_vote);
         if !r.pre_vote && granted {
             let not_voted = match &self.quorum.state {
                 EpochState::Unattached(u) => u.voted_key.is_none(),
@@ -871,9 +988,16 @@ impl KafkaRaftClient {
         })
     }
 
-    fn handle_vote_response(&mut self, from: i32, r: VoteResponse, io: &mut RaftIo) -> RaftResult<bool> {
+    fn handle_vote_response(
+        &mut self,
+        from: i32,
+        r: VoteResponse,
+        io: &mut RaftIo,
+    ) -> RaftResult<bool> {
         let leader = (r.leader_id >= 0).then_some(r.leader_id);
-        if let Some(done) = self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)? {
+        if let Some(done) =
+            self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)?
+        {
             return Ok(done);
         }
         if r.error != Errors::None {
@@ -954,7 +1078,9 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> RaftResult<bool> {
         let leader = (r.leader_id >= 0).then_some(r.leader_id);
-        if let Some(done) = self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)? {
+        if let Some(done) =
+            self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)?
+        {
             return Ok(done);
         }
         if r.error == Errors::None {
@@ -1000,7 +1126,9 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> RaftResult<bool> {
         let leader = (r.leader_id >= 0).then_some(r.leader_id);
-        if let Some(done) = self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)? {
+        if let Some(done) =
+            self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)?
+        {
             return Ok(done);
         }
         if r.error == Errors::None {
@@ -1046,8 +1174,9 @@ impl KafkaRaftClient {
             return Ok(Some(self.fetch_error_response(e, io)));
         }
         let response = self.try_complete_fetch(from, &r, io);
-        let must_answer =
-            !response.records.is_empty() || response.diverging_epoch.is_some() || r.max_wait_ms == 0;
+        let must_answer = !response.records.is_empty()
+            || response.diverging_epoch.is_some()
+            || r.max_wait_ms == 0;
         if must_answer {
             return Ok(Some(response));
         }
@@ -1062,7 +1191,12 @@ impl KafkaRaftClient {
     }
 
     /// `tryCompleteFetchRequest`: validate the fetch position, read, update the replica state.
-    fn try_complete_fetch(&mut self, from: i32, r: &FetchRequest, io: &mut RaftIo) -> FetchResponse {
+    fn try_complete_fetch(
+        &mut self,
+        from: i32,
+        r: &FetchRequest,
+        io: &mut RaftIo,
+    ) -> FetchResponse {
         let log = &io.disk.metadata_log;
         let valid = (log.start_offset() == 0 && r.fetch_offset == 0) || {
             let end = log.end_offset_for_epoch(r.last_fetched_epoch);
@@ -1070,7 +1204,10 @@ impl KafkaRaftClient {
         };
         let mut resp = self.fetch_error_response(Errors::None, io);
         if !valid {
-            let end = io.disk.metadata_log.end_offset_for_epoch(r.last_fetched_epoch);
+            let end = io
+                .disk
+                .metadata_log
+                .end_offset_for_epoch(r.last_fetched_epoch);
             resp.diverging_epoch = Some(OffsetAndEpoch {
                 offset: end.offset.max(0),
                 epoch: end.epoch,
@@ -1105,16 +1242,26 @@ impl KafkaRaftClient {
         resp
     }
 
-    fn handle_fetch_response(&mut self, from: i32, r: FetchResponse, io: &mut RaftIo) -> RaftResult<bool> {
+    fn handle_fetch_response(
+        &mut self,
+        from: i32,
+        r: FetchResponse,
+        io: &mut RaftIo,
+    ) -> RaftResult<bool> {
         let leader = (r.leader_id >= 0).then_some(r.leader_id);
-        if let Some(done) = self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)? {
+        if let Some(done) =
+            self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)?
+        {
             return Ok(done);
         }
         if r.error != Errors::None {
             self.log(
                 io,
                 Level::Error,
-                format!("Unexpected error {} in FETCH response from {from}", r.error.name()),
+                format!(
+                    "Unexpected error {} in FETCH response from {from}",
+                    r.error.name()
+                ),
             );
             return Ok(false);
         }
@@ -1196,7 +1343,12 @@ pub fn strict_exponential_election_backoff_ms(position: usize, total: usize, max
     }
 }
 
-fn vote_request_text(cluster_id: &str, r: &VoteRequest, candidate: ReplicaKey, voter: ReplicaKey) -> String {
+fn vote_request_text(
+    cluster_id: &str,
+    r: &VoteRequest,
+    candidate: ReplicaKey,
+    voter: ReplicaKey,
+) -> String {
     let dir = |k: ReplicaKey| k.directory_id.unwrap_or(Uuid::ZERO).to_string();
     format!(
         "VoteRequestData(clusterId='{cluster_id}', voterId={}, topics=[TopicData(topicName='__cluster_metadata', partitions=[PartitionData(partitionIndex=0, replicaEpoch={}, replicaId={}, replicaDirectoryId={}, voterDirectoryId={}, lastOffsetEpoch={}, lastOffset={}, preVote={})])])",

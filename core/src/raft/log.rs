@@ -111,7 +111,10 @@ impl RaftLog {
 
     fn note_epoch(&mut self, epoch: i32, start_offset: i64) {
         if self.epoch_cache.last().map(|e| e.epoch) != Some(epoch) {
-            self.epoch_cache.push(EpochEntry { epoch, start_offset });
+            self.epoch_cache.push(EpochEntry {
+                epoch,
+                start_offset,
+            });
         }
     }
 
@@ -278,8 +281,11 @@ mod tests {
         let mut log = RaftLog::default();
         log.append_as_leader(noop(3), 1, 0); // 0..2 epoch 1
         log.append_as_leader(noop(3), 2, 0); // 3..5 epoch 2 (never committed)
-        // The new leader (epoch 3) says: your epoch 2 does not exist here; epoch 1 ended at 3.
-        let to = log.truncate_to_end_offset(OffsetAndEpoch { offset: 3, epoch: 1 });
+                                             // The new leader (epoch 3) says: your epoch 2 does not exist here; epoch 1 ended at 3.
+        let to = log.truncate_to_end_offset(OffsetAndEpoch {
+            offset: 3,
+            epoch: 1,
+        });
         assert_eq!(to, 3);
         assert_eq!(log.end_offset(), 3);
         assert_eq!(log.last_fetched_epoch(), 1);

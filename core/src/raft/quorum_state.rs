@@ -143,7 +143,13 @@ impl QuorumState {
                     has_fetched_from_leader: false,
                     high_watermark: None,
                 }),
-                None => unattached(election.epoch, Some(leader), election.voted_key, &qs, timeout),
+                None => unattached(
+                    election.epoch,
+                    Some(leader),
+                    election.voted_key,
+                    &qs,
+                    timeout,
+                ),
             }
         } else {
             unattached(election.epoch, None, election.voted_key, &qs, timeout)
@@ -152,7 +158,10 @@ impl QuorumState {
             Level::Info,
             &qs.prefix,
             loggers::QUORUM_STATE,
-            format!("Attempting durable transition to {} from null", state_text(&initial)),
+            format!(
+                "Attempting durable transition to {} from null",
+                state_text(&initial)
+            ),
         );
         io.disk
             .write_file(&quorum_state_path(), initial.election().to_json());
@@ -250,7 +259,11 @@ impl QuorumState {
             Level::Info,
             &self.prefix,
             loggers::QUORUM_STATE,
-            format!("Completed transition to {} from {}", state_text(&new_state), from),
+            format!(
+                "Completed transition to {} from {}",
+                state_text(&new_state),
+                from
+            ),
         );
         self.state = new_state;
     }

@@ -146,6 +146,9 @@ mod tests {
             none.to_json(),
             r#"{"leaderId":1,"leaderEpoch":1,"votedId":-1,"votedDirectoryId":"AAAAAAAAAAAAAAAAAAAAAA","data_version":1}"#
         );
-        assert_eq!(ElectionState::from_json(&none.to_json(), &[]).unwrap(), none);
+        assert_eq!(
+            ElectionState::from_json(&none.to_json(), &[]).unwrap(),
+            none
+        );
     }
 }

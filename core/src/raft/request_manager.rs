@@ -5,8 +5,13 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ConnectionState {
     Ready,
-    AwaitingResponse { correlation_id: u64, deadline_ms: u64 },
-    BackingOff { until_ms: u64 },
+    AwaitingResponse {
+        correlation_id: u64,
+        deadline_ms: u64,
+    },
+    BackingOff {
+        until_ms: u64,
+    },
 }
 
 /// Tracks outbound requests per destination node.

@@ -63,6 +63,9 @@ mod tests {
     fn base_time_prints_as_kafka_examples() {
         assert_eq!(log4j_timestamp(0), "2024-10-25 09:53:20,000");
         assert_eq!(iso_utc(123), "2024-10-25T09:53:20.123Z[UTC]");
-        assert_eq!(log4j_timestamp(86_400_000 * 7 + 1), "2024-11-01 09:53:20,001");
+        assert_eq!(
+            log4j_timestamp(86_400_000 * 7 + 1),
+            "2024-11-01 09:53:20,001"
+        );
     }
 }

@@ -58,7 +58,10 @@ impl DropRule {
     pub fn matches(&self, from: i32, to: i32, m: &RaftMessage) -> bool {
         self.from.is_none_or(|f| f == from)
             && self.to.is_none_or(|t| t == to)
-            && self.kind.as_ref().is_none_or(|k| m.kind().eq_ignore_ascii_case(k))
+            && self
+                .kind
+                .as_ref()
+                .is_none_or(|k| m.kind().eq_ignore_ascii_case(k))
     }
 }
 
@@ -78,6 +81,8 @@ pub struct Network {
     pub blocked: BTreeSet<(i32, i32)>,
     /// Drop rules.
     pub drop_rules: Vec<DropRule>,
+    /// Per-link latency overrides (base ms) for directed links.
+    pub link_latency_ms: BTreeMap<(i32, i32), u64>,
     /// Counters: sent, delivered, dropped.
     pub sent: u64,
     /// Messages delivered.
@@ -115,6 +120,14 @@ impl Network {
         let at = (now_ms + latency_ms).max(last);
         self.last_arrival.insert((from, to), at);
         at
+    }
+
+    /// The base latency of `from -> to`.
+    pub fn base_latency(&self, from: i32, to: i32) -> u64 {
+        self.link_latency_ms
+            .get(&(from, to))
+            .copied()
+            .unwrap_or(self.config.latency_ms)
     }
 
     /// Remember a dropped message for views.

@@ -45,7 +45,11 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     config.network.latency_ms = plan.range_inclusive(0, 3);
     config.network.jitter_ms = plan.range_inclusive(0, 20);
     let fault_every_ms = plan.range_inclusive(200, 3000);
-    let drop_rate = if plan.chance(0.3) { plan.below(30) as f64 / 100.0 } else { 0.0 };
+    let drop_rate = if plan.chance(0.3) {
+        plan.below(30) as f64 / 100.0
+    } else {
+        0.0
+    };
     let all: Vec<i32> = controllers.iter().chain(&brokers).copied().collect();
     let fail = |w: &World, what: String| format!("seed {seed} at {} ms: {what}", w.now_ms());
     let mut world = World::new(config).map_err(|e| format!("seed {seed}: {e}"))?;
@@ -58,21 +62,31 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             break;
         }
         if world.events_run() > MAX_EVENTS {
-            return Err(fail(&world, format!("more than {MAX_EVENTS} events: a livelock")));
+            return Err(fail(
+                &world,
+                format!("more than {MAX_EVENTS} events: a livelock"),
+            ));
         }
         checker.check(&world).map_err(|e| fail(&world, e))?;
         if world.now_ms() >= next_append {
             next_append = world.now_ms() + plan.range_inclusive(50, 700);
             let n = 1 + plan.below(3) as usize;
-            world.append_to_leader(vec![Record::Metadata(MetadataRecord::NoOp); n], plan.chance(0.5));
+            world.append_to_leader(
+                vec![Record::Metadata(MetadataRecord::NoOp); n],
+                plan.chance(0.5),
+            );
         }
         if world.now_ms() >= next_fault {
-            next_fault = world.now_ms() + plan.range_inclusive(fault_every_ms / 2, fault_every_ms * 2);
+            next_fault =
+                world.now_ms() + plan.range_inclusive(fault_every_ms / 2, fault_every_ms * 2);
             faults += 1;
             let id = all[plan.below(all.len() as u64) as usize];
-            match plan.below(8) {
+            match plan.below(9) {
                 0 => {
                     let _ = world.kill(id);
+                }
+                8 => {
+                    let _ = world.terminate(id);
                 }
                 1 | 2 => {
                     let _ = world.restart(id);
@@ -139,9 +153,21 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             return Err(fail(&world, "the world ran out of events".into()));
         }
         if world.events_run() > MAX_EVENTS {
-            return Err(fail(&world, format!("more than {MAX_EVENTS} events: a livelock")));
+            return Err(fail(
+                &world,
+                format!("more than {MAX_EVENTS} events: a livelock"),
+            ));
         }
         checker.check(&world).map_err(|e| fail(&world, e))?;
+        // A supervisor restarts processes that exit (e.g. a graceful shutdown begun earlier).
+        for id in &all {
+            if world
+                .node(*id)
+                .is_some_and(|n| n.process.name() == "killed")
+            {
+                let _ = world.restart(*id);
+            }
+        }
         match appended {
             None => {
                 if let Some((leader, epoch, offset)) =

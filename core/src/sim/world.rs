@@ -13,7 +13,9 @@ use crate::raft::messages::{Errors, RaftMessage, RaftResponse};
 use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
-use crate::view::{BatchView, ClusterView, MessageView, NodeView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW};
+use crate::view::{
+    BatchView, ClusterView, MessageView, NodeView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -83,7 +85,12 @@ impl WorldConfig {
 
     fn validate(&self) -> Result<(), SimError> {
         let mut seen = BTreeSet::new();
-        for id in self.controllers.iter().chain(&self.brokers).chain(&self.combined) {
+        for id in self
+            .controllers
+            .iter()
+            .chain(&self.brokers)
+            .chain(&self.combined)
+        {
             if *id < 0 {
                 return Err(SimError::BadConfig(format!("node id {id} is negative")));
             }
@@ -143,6 +150,9 @@ pub struct World {
     /// Fatal faults seen (a bug in the engine if ever non-empty).
     fatal_faults: Vec<String>,
 }
+
+/// How long a graceful shutdown waits for EndQuorumEpoch acknowledgements.
+pub const GRACEFUL_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 
 /// Ports of the CONTROLLER listeners: 9093, 9095, 9097, ... as in the article's example 2.
 fn controller_port(index: usize) -> u16 {
@@ -397,6 +407,14 @@ impl World {
             Ok(wake) => self.schedule_wake(id, wake),
             Err(fault) => self.fatal(id, fault),
         }
+        let exited = self
+            .nodes
+            .get(&id)
+            .and_then(|n| n.raft.as_ref())
+            .is_some_and(|r| r.is_shutdown_complete());
+        if exited {
+            self.crash(id);
+        }
     }
 
     fn schedule_wake(&mut self, id: i32, wake_ms: u64) {
@@ -420,7 +438,8 @@ impl World {
     /// A fatal fault: log it and end the process, as Kafka's fatal fault handler does.
     fn fatal(&mut self, id: i32, fault: String) {
         let now = self.now_ms;
-        self.fatal_faults.push(format!("node {id} at {now} ms: {fault}"));
+        self.fatal_faults
+            .push(format!("node {id} at {now} ms: {fault}"));
         if let Some(n) = self.nodes.get_mut(&id) {
             n.log.push(LogLine {
                 time_ms: now,
@@ -444,7 +463,9 @@ impl World {
         }
         let id = self.network.next_id();
         // Every message takes at least 1 ms, so virtual time always moves on.
-        let latency = (self.network.config.latency_ms + self.rng.below(self.network.config.jitter_ms + 1)).max(1);
+        let latency = (self.network.base_latency(from, to)
+            + self.rng.below(self.network.config.jitter_ms + 1))
+        .max(1);
         let mut m = InFlight {
             id,
             from,
@@ -470,8 +491,19 @@ impl World {
         }
         if dest_down {
             // Connection refused: the sender's network client fails the request.
-            if let RaftMessage::Request { correlation_id, body } = &m.message {
-                self.send_failure(to, from, *correlation_id, body.api(), Errors::BrokerNotAvailable, latency);
+            if let RaftMessage::Request {
+                correlation_id,
+                body,
+            } = &m.message
+            {
+                self.send_failure(
+                    to,
+                    from,
+                    *correlation_id,
+                    body.api(),
+                    Errors::BrokerNotAvailable,
+                    latency,
+                );
             }
             return;
         }
@@ -564,7 +596,8 @@ impl World {
                 log: &mut node.log,
                 outbox: &mut outbox,
             };
-            let created = KafkaRaftClient::new(id, node.directory_id, voters, quorum, cluster_id, &mut io);
+            let created =
+                KafkaRaftClient::new(id, node.directory_id, voters, quorum, cluster_id, &mut io);
             match created {
                 Ok(mut raft) => {
                     let polled = raft.poll(&mut io);
@@ -605,7 +638,11 @@ impl World {
         for mid in lost {
             let m = self.network.in_flight.remove(&mid).expect("in flight");
             if m.to == id {
-                if let RaftMessage::Request { correlation_id, body } = &m.message {
+                if let RaftMessage::Request {
+                    correlation_id,
+                    body,
+                } = &m.message
+                {
                     failed.push((m.from, *correlation_id, body.api()));
                 }
             }
@@ -624,7 +661,11 @@ impl World {
         self.open_requests.retain(|(_, client, _)| *client != id);
         let latency = self.network.config.latency_ms.max(1);
         for (client, cid, api) in failed {
-            if self.nodes.get(&client).is_some_and(|n| n.process != ProcessState::Killed) {
+            if self
+                .nodes
+                .get(&client)
+                .is_some_and(|n| n.process != ProcessState::Killed)
+            {
                 self.send_failure(id, client, cid, api, Errors::BrokerNotAvailable, latency);
             }
         }
@@ -641,6 +682,23 @@ impl World {
             });
         }
         self.crash(id);
+        Ok(())
+    }
+
+    /// `kill -TERM N`: a graceful shutdown; a leader resigns with EndQuorumEpoch first.
+    pub fn terminate(&mut self, id: i32) -> Result<(), SimError> {
+        let node = self.node_mut(id)?;
+        if node.process != ProcessState::Running {
+            return Err(SimError::BadProcessState {
+                node: id,
+                state: node.process.name(),
+                action: "terminate",
+            });
+        }
+        self.with_raft(id, |raft, io| {
+            raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, io);
+            Ok(())
+        });
         Ok(())
     }
 
@@ -743,6 +801,26 @@ impl World {
         Ok(())
     }
 
+    /// Set the base latency of `from -> to` (both directions when `symmetric`).
+    pub fn set_link_latency(
+        &mut self,
+        from: i32,
+        to: i32,
+        ms: u64,
+        symmetric: bool,
+    ) -> Result<(), SimError> {
+        for id in [from, to] {
+            if !self.nodes.contains_key(&id) {
+                return Err(SimError::UnknownNode(id));
+            }
+        }
+        self.network.link_latency_ms.insert((from, to), ms);
+        if symmetric {
+            self.network.link_latency_ms.insert((to, from), ms);
+        }
+        Ok(())
+    }
+
     /// Remove every partition and drop rule.
     pub fn heal(&mut self) {
         self.network.blocked.clear();
@@ -774,7 +852,11 @@ impl World {
 
     /// Append records through the current leader (as the active controller does).
     /// Returns (leader, epoch, last offset), or None without a leader.
-    pub fn append_to_leader(&mut self, records: Vec<Record>, atomic: bool) -> Option<(i32, i32, i64)> {
+    pub fn append_to_leader(
+        &mut self,
+        records: Vec<Record>,
+        atomic: bool,
+    ) -> Option<(i32, i32, i64)> {
         let (leader, epoch) = self.leader()?;
         let now = self.now_ms;
         let mut out = None;
@@ -854,7 +936,11 @@ impl World {
                 epoch: b.partition_leader_epoch,
                 is_control: b.is_control,
                 committed: hw.is_some_and(|hw| b.last_offset() < hw),
-                records: b.records.iter().map(|r| r.short_name().to_string()).collect(),
+                records: b
+                    .records
+                    .iter()
+                    .map(|r| r.short_name().to_string())
+                    .collect(),
             })
             .collect();
         let lines: Vec<String> = n

@@ -151,7 +151,11 @@ impl LeaderState {
     }
 
     /// `updateLocalState`: the leader's own log end moved; returns a HW change.
-    pub fn update_local_state(&mut self, end_offset: i64, now_ms: u64) -> Option<HighWatermarkUpdate> {
+    pub fn update_local_state(
+        &mut self,
+        end_offset: i64,
+        now_ms: u64,
+    ) -> Option<HighWatermarkUpdate> {
         let id = self.local.id;
         if let Some(s) = self.voter_states.get_mut(&id) {
             s.end_offset = Some(end_offset);
@@ -296,14 +300,23 @@ mod tests {
 
     fn leader(voters: &[i32], start: i64) -> LeaderState {
         let keys: Vec<ReplicaKey> = voters.iter().map(|&i| key(i)).collect();
-        LeaderState::new(key(voters[0]), 9093, 1, start, &keys, vec![voters[0]], 2000, 0)
+        LeaderState::new(
+            key(voters[0]),
+            9093,
+            1,
+            start,
+            &keys,
+            vec![voters[0]],
+            2000,
+            0,
+        )
     }
 
     #[test]
     fn hw_is_majority_offset_and_waits_for_epoch_start() {
         let mut l = leader(&[1, 2, 3], 10);
         assert_eq!(l.update_local_state(11, 0), None); // only the leader has 11
-        // Follower 2 acknowledges 10 (= epochStartOffset): not past the epoch start yet.
+                                                       // Follower 2 acknowledges 10 (= epochStartOffset): not past the epoch start yet.
         assert_eq!(l.update_replica_state(key(2), 1, 10, 11), None);
         let up = l.update_replica_state(key(2), 2, 11, 11).unwrap();
         assert_eq!((up.offset, up.first_time, up.index_of_hw), (11, true, 1));

@@ -104,7 +104,12 @@ impl EpochState {
     }
 
     /// `canGrantVote(replicaKey, isLogUpToDate, isPreVote)` of the state.
-    pub fn can_grant_vote(&self, candidate: ReplicaKey, log_up_to_date: bool, pre_vote: bool) -> bool {
+    pub fn can_grant_vote(
+        &self,
+        candidate: ReplicaKey,
+        log_up_to_date: bool,
+        pre_vote: bool,
+    ) -> bool {
         match self {
             EpochState::Unattached(s) => unattached_or_prospective_can_grant_vote(
                 s.leader_id,
@@ -218,9 +223,15 @@ mod tests {
         assert!(s.can_grant_vote(key(2), true, false));
         assert!(!s.can_grant_vote(key(2), false, false));
         let voted = unattached(None, Some(2));
-        assert!(voted.can_grant_vote(key(2), false, false), "re-grant needs no log check");
+        assert!(
+            voted.can_grant_vote(key(2), false, false),
+            "re-grant needs no log check"
+        );
         assert!(!voted.can_grant_vote(key(3), true, false));
-        assert!(voted.can_grant_vote(key(3), true, true), "prevotes ignore the vote");
+        assert!(
+            voted.can_grant_vote(key(3), true, true),
+            "prevotes ignore the vote"
+        );
         let knows_leader = unattached(Some(1), None);
         assert!(!knows_leader.can_grant_vote(key(2), true, false));
         assert!(knows_leader.can_grant_vote(key(2), true, true));
