@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod controller;
 pub mod invariants;
 pub mod metadata;
 pub mod raft;

@@ -51,6 +51,7 @@ pub struct KafkaRaftClient {
     prefix: String,
     /// Graceful shutdown: its deadline, and whether it has completed.
     shutdown: Option<(u64, u64, bool)>,
+    listener: super::listener::ListenerContext,
 }
 
 impl KafkaRaftClient {
@@ -79,6 +80,7 @@ impl KafkaRaftClient {
             next_correlation_id: 0,
             prefix,
             shutdown: None,
+            listener: Default::default(),
         };
         if matches!(client.quorum.state, EpochState::Leader(_)) {
             return Err("Voter cannot initialize as a Leader".into());
@@ -492,6 +494,55 @@ impl KafkaRaftClient {
                 .map(|d| d.saturating_sub(now).max(1))
                 .unwrap_or(u64::MAX)
         }
+    }
+
+    // ----- the listener (QuorumController or MetadataLoader) -----
+
+    /// `pollListeners`: committed batches not yet delivered (whole batches below the high
+    /// watermark), then a leader change if there is one to tell. A leader tells its own
+    /// listener only once the listener has caught up to the epoch start offset.
+    pub fn poll_listener(&mut self, io: &RaftIo) -> Vec<super::listener::RaftEvent> {
+        use super::listener::{LeaderAndEpoch, RaftEvent};
+        let mut out = Vec::new();
+        if let Some(hw) = self.high_watermark() {
+            let log = &io.disk.metadata_log;
+            let from = self.listener.next_offset;
+            if from < hw {
+                let batches: Vec<_> = log
+                    .batches()
+                    .iter()
+                    .filter(|b| b.next_offset() > from && b.last_offset() < hw)
+                    .cloned()
+                    .collect();
+                if let Some(last) = batches.last() {
+                    self.listener.next_offset = last.next_offset();
+                    out.push(RaftEvent::Commit(batches));
+                }
+            }
+        }
+        let current = LeaderAndEpoch {
+            leader_id: self
+                .quorum
+                .leader_id()
+                .filter(|_| !matches!(self.quorum.state, EpochState::Resigned(_))),
+            epoch: self.quorum.epoch(),
+        };
+        if self.listener.last_fired != Some(current) {
+            let ready = match &self.quorum.state {
+                EpochState::Leader(l) => self.listener.next_offset >= l.epoch_start_offset,
+                _ => true,
+            };
+            if ready {
+                self.listener.last_fired = Some(current);
+                out.push(RaftEvent::LeaderChange(current));
+            }
+        }
+        out
+    }
+
+    /// The offset the listener will be given next.
+    pub fn listener_next_offset(&self) -> i64 {
+        self.listener.next_offset
     }
 
     // ----- graceful shutdown -----

@@ -6,6 +6,7 @@ pub mod client;
 pub mod config;
 pub mod epoch_election;
 pub mod io;
+pub mod listener;
 pub mod log;
 pub mod messages;
 pub mod quorum_state;

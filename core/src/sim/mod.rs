@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod disk;
+pub mod message;
 pub mod network;
 pub mod node;
 pub mod node_log;

@@ -1,7 +1,7 @@
 //! The simulated network: per-link latency with jitter, FIFO per link (TCP), drops, symmetric
 //! and one-way partitions, and the messages in flight.
 
-use crate::raft::messages::RaftMessage;
+use super::message::Message;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Network settings.
@@ -35,7 +35,7 @@ pub struct InFlight {
     /// Receiver.
     pub to: i32,
     /// The message.
-    pub message: RaftMessage,
+    pub message: Message,
     /// Virtual send time.
     pub send_ms: u64,
     /// Virtual arrival time.
@@ -55,7 +55,7 @@ pub struct DropRule {
 
 impl DropRule {
     /// Whether the rule drops `m`.
-    pub fn matches(&self, from: i32, to: i32, m: &RaftMessage) -> bool {
+    pub fn matches(&self, from: i32, to: i32, m: &Message) -> bool {
         self.from.is_none_or(|f| f == from)
             && self.to.is_none_or(|t| t == to)
             && self

@@ -2,9 +2,9 @@
 //! KafkaRaftClient (which does not).
 
 use super::disk::Disk;
+use super::message::Message;
 use super::node_log::NodeLog;
 use super::uuid::Uuid;
-use crate::raft::messages::RaftMessage;
 use crate::raft::KafkaRaftClient;
 
 /// The OS-level state of a process.
@@ -74,7 +74,7 @@ pub struct Node {
     /// The Raft client while the process runs.
     pub raft: Option<KafkaRaftClient>,
     /// Messages that arrived while SIGSTOPped, in arrival order.
-    pub stopped_inbox: Vec<(i32, RaftMessage)>,
+    pub stopped_inbox: Vec<(i32, Message)>,
     /// The time of the scheduled wake-up, if any.
     pub scheduled_wake_ms: Option<u64>,
     /// Generation of the scheduled wake-up; older wake events are stale.

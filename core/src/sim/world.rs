@@ -1,6 +1,7 @@
 //! The world: nodes, network, clock, one RNG, one event queue. `step()` runs exactly one event.
 
 use super::disk::Disk;
+use super::message::Message;
 use super::network::{InFlight, Network, NetworkConfig};
 use super::node::{Node, ProcessState, Roles};
 use super::node_log::{Level, LogFile, LogLine, NodeLog};
@@ -9,7 +10,7 @@ use super::scheduler::Scheduler;
 use super::uuid::Uuid;
 use crate::raft::batch::Record;
 use crate::raft::io::{Outbound, RaftIo};
-use crate::raft::messages::{Errors, RaftMessage, RaftResponse};
+use crate::raft::messages::Errors;
 use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
@@ -145,8 +146,9 @@ pub struct World {
     voters: Vec<VoterNode>,
     cluster_id: Uuid,
     events_run: u64,
-    /// Requests delivered and not answered yet: (server, client, correlation id, api).
-    open_requests: BTreeSet<(i32, i32, u64)>,
+    /// Requests delivered and not answered yet, by (server, client, correlation id, is Raft),
+    /// with the failure their client sees if the server dies.
+    open_requests: BTreeMap<(i32, i32, u64, bool), Message>,
     /// Fatal faults seen (a bug in the engine if ever non-empty).
     fatal_faults: Vec<String>,
 }
@@ -212,7 +214,7 @@ impl World {
             voters,
             cluster_id,
             events_run: 0,
-            open_requests: BTreeSet::new(),
+            open_requests: BTreeMap::new(),
             fatal_faults: Vec::new(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
@@ -401,7 +403,7 @@ impl World {
             f(raft, &mut io).and_then(|_| raft.poll(&mut io))
         };
         for o in outbox {
-            self.send(id, o);
+            self.send(id, o.to, Message::Raft(o.message));
         }
         match result {
             Ok(wake) => self.schedule_wake(id, wake),
@@ -455,11 +457,16 @@ impl World {
 
     // ----- the network -----
 
-    fn send(&mut self, from: i32, o: Outbound) {
+    fn is_raft_message(m: &Message) -> bool {
+        matches!(m, Message::Raft(_))
+    }
+
+    /// Send `message` from `from` to `to` over the simulated network.
+    fn send(&mut self, from: i32, to: i32, message: Message) {
         let now = self.now_ms;
-        let to = o.to;
-        if let RaftMessage::Response { correlation_id, .. } = &o.message {
-            self.open_requests.remove(&(from, to, *correlation_id));
+        if let Some(cid) = message.response_id() {
+            let raft = Self::is_raft_message(&message);
+            self.open_requests.remove(&(from, to, cid, raft));
         }
         let id = self.network.next_id();
         // Every message takes at least 1 ms, so virtual time always moves on.
@@ -470,7 +477,7 @@ impl World {
             id,
             from,
             to,
-            message: o.message,
+            message,
             send_ms: now,
             arrive_ms: now + latency,
         };
@@ -491,19 +498,8 @@ impl World {
         }
         if dest_down {
             // Connection refused: the sender's network client fails the request.
-            if let RaftMessage::Request {
-                correlation_id,
-                body,
-            } = &m.message
-            {
-                self.send_failure(
-                    to,
-                    from,
-                    *correlation_id,
-                    body.api(),
-                    Errors::BrokerNotAvailable,
-                    latency,
-                );
+            if let Some(failure) = m.message.failure_response(Errors::BrokerNotAvailable) {
+                self.send_failure(to, from, failure, latency);
             }
             return;
         }
@@ -513,24 +509,13 @@ impl World {
     }
 
     /// Deliver a synthesized failure response to `client` for its request to `server`.
-    fn send_failure(
-        &mut self,
-        server: i32,
-        client: i32,
-        correlation_id: u64,
-        api: crate::raft::messages::ApiKey,
-        error: Errors,
-        delay_ms: u64,
-    ) {
+    fn send_failure(&mut self, server: i32, client: i32, failure: Message, delay_ms: u64) {
         let id = self.network.next_id();
         let m = InFlight {
             id,
             from: server,
             to: client,
-            message: RaftMessage::Response {
-                correlation_id,
-                body: RaftResponse::Failed { api, error },
-            },
+            message: failure,
             send_ms: self.now_ms,
             arrive_ms: self.now_ms + delay_ms,
         };
@@ -543,14 +528,7 @@ impl World {
             return;
         };
         // A partition installed while the message was in flight loses it.
-        let synthesized = matches!(
-            m.message,
-            RaftMessage::Response {
-                body: RaftResponse::Failed { .. },
-                ..
-            }
-        );
-        if !synthesized && self.network.is_blocked(m.from, m.to) {
+        if !m.message.is_synthesized_failure() && self.network.is_blocked(m.from, m.to) {
             self.network.record_drop(m);
             return;
         }
@@ -565,13 +543,31 @@ impl World {
             }
             ProcessState::Running => {
                 self.network.delivered += 1;
-                if let RaftMessage::Request { correlation_id, .. } = &m.message {
-                    self.open_requests.insert((m.to, m.from, *correlation_id));
-                }
-                let (from, msg) = (m.from, m.message);
-                self.with_raft(m.to, move |raft, io| raft.handle(from, msg, io));
+                self.dispatch(m.to, m.from, m.message);
             }
         }
+    }
+
+    /// Hand a delivered message to the part of the process that handles it.
+    fn dispatch(&mut self, to: i32, from: i32, message: Message) {
+        if let Some(cid) = message.request_id() {
+            if let Some(failure) = message.failure_response(Errors::BrokerNotAvailable) {
+                let raft = Self::is_raft_message(&message);
+                self.open_requests.insert((to, from, cid, raft), failure);
+            }
+        }
+        match message {
+            Message::Raft(msg) => self.with_raft(to, move |raft, io| raft.handle(from, msg, io)),
+            Message::Controller(msg) => self.handle_controller_message(to, from, msg),
+        }
+    }
+
+    fn handle_controller_message(
+        &mut self,
+        _to: i32,
+        _from: i32,
+        _msg: crate::controller::rpc::ControllerMessage,
+    ) {
     }
 
     // ----- processes -----
@@ -608,7 +604,7 @@ impl World {
             }
         };
         for o in outbox {
-            self.send(id, o);
+            self.send(id, o.to, Message::Raft(o.message));
         }
         match result {
             Ok(wake) => self.schedule_wake(id, wake),
@@ -634,39 +630,37 @@ impl World {
             .filter(|m| m.from == id || m.to == id)
             .map(|m| m.id)
             .collect();
-        let mut failed: Vec<(i32, u64, crate::raft::messages::ApiKey)> = Vec::new();
+        let mut failed: Vec<(i32, Message)> = Vec::new();
         for mid in lost {
             let m = self.network.in_flight.remove(&mid).expect("in flight");
             if m.to == id {
-                if let RaftMessage::Request {
-                    correlation_id,
-                    body,
-                } = &m.message
-                {
-                    failed.push((m.from, *correlation_id, body.api()));
+                if let Some(f) = m.message.failure_response(Errors::BrokerNotAvailable) {
+                    failed.push((m.from, f));
                 }
             }
         }
         // Requests it had received and not answered fail too (connection reset).
-        let open: Vec<(i32, i32, u64)> = self
+        let open: Vec<(i32, i32, u64, bool)> = self
             .open_requests
-            .iter()
-            .filter(|(server, _, _)| *server == id)
+            .keys()
+            .filter(|(server, _, _, _)| *server == id)
             .copied()
             .collect();
-        for (server, client, cid) in open {
-            self.open_requests.remove(&(server, client, cid));
-            failed.push((client, cid, crate::raft::messages::ApiKey::Fetch));
+        for key in open {
+            if let Some(f) = self.open_requests.remove(&key) {
+                failed.push((key.1, f));
+            }
         }
-        self.open_requests.retain(|(_, client, _)| *client != id);
+        self.open_requests
+            .retain(|(_, client, _, _), _| *client != id);
         let latency = self.network.config.latency_ms.max(1);
-        for (client, cid, api) in failed {
+        for (client, f) in failed {
             if self
                 .nodes
                 .get(&client)
                 .is_some_and(|n| n.process != ProcessState::Killed)
             {
-                self.send_failure(id, client, cid, api, Errors::BrokerNotAvailable, latency);
+                self.send_failure(id, client, f, latency);
             }
         }
     }
@@ -748,10 +742,7 @@ impl World {
             if self.nodes[&id].process != ProcessState::Running {
                 break;
             }
-            if let RaftMessage::Request { correlation_id, .. } = &msg {
-                self.open_requests.insert((id, from, *correlation_id));
-            }
-            self.with_raft(id, move |raft, io| raft.handle(from, msg, io));
+            self.dispatch(id, from, msg);
         }
         self.with_raft(id, |_, _| Ok(()));
         Ok(())

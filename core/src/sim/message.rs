@@ -1,0 +1,104 @@
+//! What travels between nodes: Raft RPCs and controller RPCs (registration, topics,
+//! heartbeats), each a request or a response with a correlation id.
+
+use crate::controller::rpc::{ControllerMessage, ControllerResponse};
+use crate::raft::messages::{ApiKey, Errors, RaftMessage, RaftResponse};
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// KRaft: Vote, BeginQuorumEpoch, EndQuorumEpoch, Fetch.
+    Raft(RaftMessage),
+    /// Controller APIs.
+    Controller(ControllerMessage),
+}
+
+impl Message {
+    /// Label for views: `FetchRequest`, `CreateTopicsResponse`, ...
+    pub fn kind(&self) -> String {
+        match self {
+            Message::Raft(m) => m.kind(),
+            Message::Controller(m) => m.kind(),
+        }
+    }
+
+    /// One-line summary for views.
+    pub fn summary(&self) -> String {
+        match self {
+            Message::Raft(m) => m.summary(),
+            Message::Controller(m) => m.summary(),
+        }
+    }
+
+    /// The correlation id if this is a request.
+    pub fn request_id(&self) -> Option<u64> {
+        match self {
+            Message::Raft(RaftMessage::Request { correlation_id, .. })
+            | Message::Controller(ControllerMessage::Request { correlation_id, .. }) => {
+                Some(*correlation_id)
+            }
+            _ => None,
+        }
+    }
+
+    /// The correlation id if this is a response.
+    pub fn response_id(&self) -> Option<u64> {
+        match self {
+            Message::Raft(RaftMessage::Response { correlation_id, .. })
+            | Message::Controller(ControllerMessage::Response { correlation_id, .. }) => {
+                Some(*correlation_id)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the network client synthesized this response (it crosses no wire).
+    pub fn is_synthesized_failure(&self) -> bool {
+        matches!(
+            self,
+            Message::Raft(RaftMessage::Response {
+                body: RaftResponse::Failed { .. },
+                ..
+            }) | Message::Controller(ControllerMessage::Response {
+                body: ControllerResponse::Failed { .. },
+                ..
+            })
+        )
+    }
+
+    /// The failure response a sender's network client makes up for this request when the
+    /// connection is refused or reset.
+    pub fn failure_response(&self, error: Errors) -> Option<Message> {
+        match self {
+            Message::Raft(RaftMessage::Request {
+                correlation_id,
+                body,
+            }) => Some(Message::Raft(RaftMessage::Response {
+                correlation_id: *correlation_id,
+                body: RaftResponse::Failed {
+                    api: body.api(),
+                    error,
+                },
+            })),
+            Message::Controller(ControllerMessage::Request {
+                correlation_id,
+                body,
+            }) => Some(Message::Controller(ControllerMessage::Response {
+                correlation_id: *correlation_id,
+                body: ControllerResponse::Failed {
+                    api: body.api_name(),
+                    error,
+                },
+            })),
+            _ => None,
+        }
+    }
+}
+
+/// The Raft API a failed response stands for, when it is one.
+pub fn raft_api(m: &Message) -> Option<ApiKey> {
+    match m {
+        Message::Raft(RaftMessage::Request { body, .. }) => Some(body.api()),
+        _ => None,
+    }
+}
