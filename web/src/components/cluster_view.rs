@@ -1,0 +1,211 @@
+//! The cluster drawn as a circle of nodes, with the messages in flight moving between them.
+
+use std::collections::BTreeMap;
+use std::f64::consts::PI;
+use std::rc::Rc;
+
+use kraft_core::view::{ClusterView, MessageView, NodeView};
+use yew::prelude::*;
+
+use super::role_class;
+
+const WIDTH: f64 = 900.0;
+const HEIGHT: f64 = 720.0;
+const RING_RADIUS: f64 = 245.0;
+const NODE_RADIUS: f64 = 68.0;
+/// Messages in each direction are drawn this far to the side of the centre line.
+const LANE_OFFSET: f64 = 10.0;
+
+/// Properties of [`ClusterDiagram`].
+#[derive(Properties, PartialEq)]
+pub struct ClusterDiagramProps {
+    /// What to draw.
+    pub view: Rc<ClusterView>,
+    /// The node whose log tail is shown (drawn with a ring).
+    pub selected: i32,
+    /// Called with a node id when the user clicks a node.
+    pub on_select: Callback<i32>,
+}
+
+/// Where each node sits on the ring, by node id.
+pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
+    let n = nodes.len().max(1) as f64;
+    nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let angle = -PI / 2.0 + 2.0 * PI * i as f64 / n;
+            let x = WIDTH / 2.0 + RING_RADIUS * angle.cos();
+            let y = (HEIGHT - 40.0) / 2.0 + RING_RADIUS * angle.sin();
+            (node.id, (x, y))
+        })
+        .collect()
+}
+
+/// The CSS class of a message kind: `msg-vote`, `msg-fetch`, `msg-begin-quorum-epoch`, …
+pub fn message_class(kind: &str) -> &'static str {
+    let base = kind
+        .trim_end_matches("Request")
+        .trim_end_matches("Response");
+    match base {
+        "Vote" => "msg-vote",
+        "BeginQuorumEpoch" => "msg-begin",
+        "EndQuorumEpoch" => "msg-end",
+        "Fetch" => "msg-fetch",
+        "FetchSnapshot" => "msg-snapshot",
+        _ => "msg-other",
+    }
+}
+
+/// A short label for a message kind, e.g. `Fetch req`, `Vote resp`.
+pub fn message_label(kind: &str) -> String {
+    if let Some(base) = kind.strip_suffix("Request") {
+        format!("{base} req")
+    } else if let Some(base) = kind.strip_suffix("Response") {
+        format!("{base} resp")
+    } else {
+        kind.to_string()
+    }
+}
+
+fn draw_message(m: &MessageView, now_ms: u64, pos: &BTreeMap<i32, (f64, f64)>) -> Html {
+    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&m.from), pos.get(&m.to)) else {
+        return html! {};
+    };
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    // Requests and responses between the same pair travel in separate lanes.
+    let (ox, oy) = (-uy * LANE_OFFSET, ux * LANE_OFFSET);
+    let (sx, sy) = (x1 + ux * NODE_RADIUS + ox, y1 + uy * NODE_RADIUS + oy);
+    let (ex, ey) = (x2 - ux * NODE_RADIUS + ox, y2 - uy * NODE_RADIUS + oy);
+    let span = m.arrive_ms.saturating_sub(m.send_ms).max(1) as f64;
+    let progress = (now_ms.saturating_sub(m.send_ms) as f64 / span).clamp(0.0, 1.0);
+    let (px, py) = (sx + (ex - sx) * progress, sy + (ey - sy) * progress);
+    let class = classes!(
+        "message",
+        message_class(&m.kind),
+        m.dropped.then_some("dropped")
+    );
+    let title = format!(
+        "{} {} → {}: {} (sent {} ms, arrives {} ms){}",
+        m.kind,
+        m.from,
+        m.to,
+        m.summary,
+        m.send_ms,
+        m.arrive_ms,
+        if m.dropped { " DROPPED" } else { "" }
+    );
+    html! {
+        <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.clone()}
+           data-from={m.from.to_string()} data-to={m.to.to_string()}>
+            <title>{ title }</title>
+            <line class="track" x1={fmt(sx)} y1={fmt(sy)} x2={fmt(ex)} y2={fmt(ey)} marker-end="url(#arrow)" />
+            <circle class="dot" cx={fmt(px)} cy={fmt(py)} r="9" />
+            if m.dropped {
+                <text class="drop-mark" x={fmt(px)} y={fmt(py + 6.0)} text-anchor="middle">{"✕"}</text>
+            }
+            <text class="msg-label" x={fmt(px + ox * 1.6)} y={fmt(py + oy * 1.6 - 12.0)} text-anchor="middle">
+                { message_label(&m.kind) }
+            </text>
+        </g>
+    }
+}
+
+fn draw_node(
+    node: &NodeView,
+    (x, y): (f64, f64),
+    selected: bool,
+    on_select: &Callback<i32>,
+) -> Html {
+    let id = node.id;
+    let onclick = on_select.reform(move |_: MouseEvent| id);
+    let is_broker_only = !node.roles.contains("controller");
+    let class = classes!(
+        "node",
+        role_class(node),
+        is_broker_only.then_some("broker"),
+        selected.then_some("selected")
+    );
+    let role_text = if node.process == "running" {
+        node.raft_state.clone()
+    } else {
+        node.process.to_uppercase()
+    };
+    let shape = if is_broker_only {
+        html! { <rect class="shape" x={fmt(x - NODE_RADIUS)} y={fmt(y - NODE_RADIUS * 0.8)}
+        width={fmt(NODE_RADIUS * 2.0)} height={fmt(NODE_RADIUS * 1.6)} rx="14" /> }
+    } else {
+        html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r={fmt(NODE_RADIUS)} /> }
+    };
+    let leader = node
+        .leader_id
+        .map(|l| format!("leader {l}"))
+        .unwrap_or_else(|| "no leader".into());
+    html! {
+        <g class={class} id={format!("node-{id}")} data-node-id={id.to_string()}
+           data-role={node.raft_state.clone()} data-epoch={node.epoch.to_string()}
+           data-process={node.process.clone()} data-leader-id={node.leader_id.map(|l| l.to_string()).unwrap_or_default()}
+           onclick={onclick}>
+            <title>{ format!("node {id} ({}), {}, voted {:?}", node.roles, leader, node.voted_id) }</title>
+            { shape }
+            <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
+            <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
+            <text class="node-epoch" x={fmt(x)} y={fmt(y + 38.0)} text-anchor="middle">{ format!("epoch {}", node.epoch) }</text>
+            <text class="node-roles" x={fmt(x)} y={fmt(y + NODE_RADIUS + 26.0)} text-anchor="middle">
+                { format!("{} · LEO {} · HW {}", node.roles, node.log_end_offset,
+                          node.high_watermark.map(|h| h.to_string()).unwrap_or_else(|| "?".into())) }
+            </text>
+        </g>
+    }
+}
+
+fn fmt(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// The SVG drawing of the cluster.
+#[component]
+pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
+    let view = &props.view;
+    let pos = layout(&view.nodes);
+    html! {
+        <section class="panel cluster" aria-label="cluster">
+            <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img">
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
+                    </marker>
+                </defs>
+                <g class="messages" id="messages" data-count={view.messages.len().to_string()}>
+                    { for view.messages.iter().map(|m| draw_message(m, view.now_ms, &pos)) }
+                </g>
+                <g class="nodes">
+                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &props.on_select)) }
+                </g>
+            </svg>
+            <p class="legend">
+                <span class="key msg-vote">{"Vote"}</span>
+                <span class="key msg-begin">{"BeginQuorumEpoch"}</span>
+                <span class="key msg-end">{"EndQuorumEpoch"}</span>
+                <span class="key msg-fetch">{"Fetch"}</span>
+                <span class="key msg-snapshot">{"FetchSnapshot"}</span>
+                <span class="key msg-other">{"other"}</span>
+            </p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_classes() {
+        assert_eq!(message_label("FetchRequest"), "Fetch req");
+        assert_eq!(message_label("VoteResponse"), "Vote resp");
+        assert_eq!(message_class("BeginQuorumEpochRequest"), "msg-begin");
+        assert_eq!(message_class("BrokerHeartbeatRequest"), "msg-other");
+    }
+}

@@ -1,0 +1,15 @@
+//! One component per file, as in Yew's `function_todomvc` example.
+
+pub mod cluster_view;
+pub mod controls;
+pub mod log_tail;
+pub mod node_log;
+
+/// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
+pub fn role_class(node: &kraft_core::view::NodeView) -> String {
+    if node.process != "running" {
+        format!("role-{}", node.process)
+    } else {
+        format!("role-{}", node.raft_state.to_lowercase())
+    }
+}

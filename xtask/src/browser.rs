@@ -1,0 +1,565 @@
+//! The headless-browser test: Chromium driven through chromedriver (fantoccini) against `dist/`
+//! served on a free port. Run by `cargo xtask test` after the dist build.
+
+use std::fs;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The nodes the default page shows.
+const EXPECTED_NODES: [i32; 4] = [1, 101, 102, 103];
+/// Longest wall time to wait for something to show up on the page.
+const WAIT_LIMIT: Duration = Duration::from_secs(30);
+/// Longest wall time for the whole browser session.
+const SESSION_LIMIT: Duration = Duration::from_secs(180);
+
+/// Runs the browser test; `Err` when a check failed or the browser could not be driven.
+pub fn run() -> Result<()> {
+    let started = Instant::now();
+    ensure_browser()?;
+    let artifacts = root_dir().join("artifacts");
+    fs::create_dir_all(&artifacts)?;
+    let dist = dist_dir();
+    if !dist.join("index.html").exists() {
+        return Err("dist/ is not built".into());
+    }
+
+    // The page, on a free port, in a thread.
+    let server = Arc::new(
+        tiny_http::Server::http("127.0.0.1:0")
+            .map_err(|e| format!("cannot start the file server: {e}"))?,
+    );
+    let page_port = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.port())
+        .ok_or("file server has no IP address")?;
+    let server_thread = {
+        let server = Arc::clone(&server);
+        let dist = dist.clone();
+        std::thread::spawn(move || serve::serve(&server, &dist))
+    };
+
+    // chromedriver, killed when `driver` is dropped (also on every error path).
+    let driver = Driver::start(&artifacts)?;
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            tokio::time::timeout(
+                SESSION_LIMIT,
+                session(driver.port, page_port, &driver.profile_dir, &artifacts),
+            )
+            .await
+            .unwrap_or_else(|_| {
+                Err(format!("the browser session took longer than {SESSION_LIMIT:?}").into())
+            })
+        });
+    drop(driver);
+    server.unblock();
+    let _ = server_thread.join();
+    println!("browser step took {:.1} s", started.elapsed().as_secs_f64());
+    outcome
+}
+
+/// Installs Chromium and chromedriver with apt when either is missing.
+fn ensure_browser() -> Result<()> {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return Ok(());
+    }
+    println!("installing chromium and chromium-driver with apt-get");
+    let as_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
+    let apt = |args: &[&str]| {
+        let mut cmd = if as_root {
+            Command::new("apt-get")
+        } else {
+            let mut c = Command::new("sudo");
+            c.arg("apt-get");
+            c
+        };
+        cmd.args(args).env("DEBIAN_FRONTEND", "noninteractive");
+        run_cmd(&mut cmd)
+    };
+    apt(&["update"])?;
+    apt(&[
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "chromium-driver",
+    ])?;
+    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+        return Err(format!(
+            "apt-get installed chromium but {CHROMIUM} or {CHROMEDRIVER} is still missing"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// A running chromedriver and the fresh Chromium profile directory it will use.
+struct Driver {
+    child: Child,
+    port: u16,
+    profile_dir: PathBuf,
+}
+
+impl Driver {
+    fn start(artifacts: &Path) -> Result<Self> {
+        let port = free_port()?;
+        let log = fs::File::create(artifacts.join("chromedriver.log"))?;
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            // Its own process group, so that Chromium, its child, goes down with it.
+            .process_group(0)
+            .stdout(Stdio::from(log.try_clone()?))
+            .stderr(Stdio::from(log))
+            .spawn()
+            .map_err(|e| format!("cannot start {CHROMEDRIVER}: {e}"))?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let profile_dir =
+            std::env::temp_dir().join(format!("kraft-chromium-{}-{nanos}", std::process::id()));
+        let mut driver = Driver {
+            child,
+            port,
+            profile_dir,
+        };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = driver.child.try_wait() {
+                return Err(format!(
+                    "chromedriver exited at start ({status}); see artifacts/chromedriver.log"
+                )
+                .into());
+            }
+            if Instant::now() > deadline {
+                return Err("chromedriver did not listen within 15 s".into());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(driver)
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // The whole group we started: chromedriver and any Chromium it left behind.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = fs::remove_dir_all(&self.profile_dir);
+    }
+}
+
+fn free_port() -> Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// Connects to chromedriver, runs the checks, closes the browser.
+async fn session(
+    driver_port: u16,
+    page_port: u16,
+    profile_dir: &Path,
+    artifacts: &Path,
+) -> Result<()> {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1600,1700",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain(std::iter::once(format!(
+        "--user-data-dir={}",
+        profile_dir.display()
+    )))
+    .collect::<Vec<_>>();
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("chrome"));
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({ "binary": CHROMIUM, "args": args }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .map_err(|e| format!("cannot open a Chromium session through chromedriver: {e}"))?;
+    let url = format!("http://127.0.0.1:{page_port}/");
+    let result = checks(&client, &url, artifacts).await;
+    let _ = client.close().await;
+    result
+}
+
+/// The checks, in order; once one fails the rest are skipped (they build on each other).
+async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
+    let mut t = Tally::default();
+    t.check(
+        "page loads without panic or script error",
+        page_loads(c, url),
+    )
+    .await;
+    if t.ok() {
+        t.check(
+            "shows controllers 101, 102, 103 and broker 1",
+            shows_nodes(c),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check("step runs one event", step_runs_one_event(c)).await;
+    }
+    let mut leader = None;
+    if t.ok() {
+        leader = t
+            .check(
+                "play elects a leader with epoch >= 1",
+                play_elects_leader(c),
+            )
+            .await;
+    }
+    let mut new_leader = None;
+    if let Some((old_id, old_epoch)) = leader {
+        new_leader = t
+            .check(
+                "kill -9 of the leader elects a new leader with a higher epoch",
+                failover(c, old_id, old_epoch),
+            )
+            .await;
+        if new_leader.is_some() {
+            screenshot(c, &artifacts.join("page.png")).await;
+        }
+    }
+    if let (Some((old_id, _)), Some((new_id, new_epoch))) = (leader, new_leader) {
+        t.check(
+            "restart rejoins the old leader as a follower",
+            restart_rejoins(c, old_id, new_id, new_epoch),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check("no panic or script error during the run", no_errors(c))
+            .await;
+    }
+    if !t.ok() {
+        screenshot(c, &artifacts.join("page-failure.png")).await;
+    }
+    let skipped = CHECKS - t.passed - t.failed;
+    println!(
+        "browser: {} passed, {} failed{}",
+        t.passed,
+        t.failed,
+        if skipped > 0 {
+            format!(", {skipped} skipped")
+        } else {
+            String::new()
+        }
+    );
+    if t.ok() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} browser check(s) failed, {skipped} skipped (screenshot: artifacts/page-failure.png)",
+            t.failed
+        )
+        .into())
+    }
+}
+
+const CHECKS: usize = 7;
+
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn ok(&self) -> bool {
+        self.failed == 0
+    }
+
+    async fn check<T>(
+        &mut self,
+        name: &str,
+        f: impl std::future::Future<Output = Result<T>>,
+    ) -> Option<T> {
+        let started = Instant::now();
+        match f.await {
+            Ok(v) => {
+                self.passed += 1;
+                println!("  ok   {name} ({:.2} s)", started.elapsed().as_secs_f64());
+                Some(v)
+            }
+            Err(e) => {
+                self.failed += 1;
+                println!(
+                    "  FAIL {name} ({:.2} s): {e}",
+                    started.elapsed().as_secs_f64()
+                );
+                None
+            }
+        }
+    }
+}
+
+async fn screenshot(c: &Client, path: &Path) {
+    let _ = c.execute("window.scrollTo(0, 0);", vec![]).await;
+    match c.screenshot().await {
+        Ok(png) => match fs::write(path, png) {
+            Ok(()) => println!("  screenshot: {}", path.display()),
+            Err(e) => println!("  cannot write {}: {e}", path.display()),
+        },
+        Err(e) => println!("  cannot take a screenshot: {e}"),
+    }
+}
+
+/// Errors the page reported: the `#panic` element and `window.kraftErrors` (set up by index.html).
+async fn page_errors(c: &Client) -> Result<Vec<String>> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('panic');
+             return (window.kraftErrors || []).concat(p ? [p.textContent] : []);",
+            vec![],
+        )
+        .await?;
+    Ok(v.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| e.as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+async fn no_errors(c: &Client) -> Result<()> {
+    let errors = page_errors(c).await?;
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("page errors: {errors:?}").into())
+    }
+}
+
+async fn page_loads(c: &Client, url: &str) -> Result<()> {
+    c.goto(url).await?;
+    let found = c
+        .wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await;
+    no_errors(c).await?;
+    found.map_err(|e| format!("#playground did not appear: {e}"))?;
+    Ok(())
+}
+
+/// One node as the diagram shows it.
+#[derive(Debug, Clone)]
+struct NodeSeen {
+    id: i32,
+    role: String,
+    epoch: i32,
+    process: String,
+    leader_id: Option<i32>,
+}
+
+async fn nodes(c: &Client) -> Result<Vec<NodeSeen>> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#cluster [data-node-id]')).map(e => ({
+                id: e.dataset.nodeId, role: e.dataset.role, epoch: e.dataset.epoch,
+                process: e.dataset.process, leader: e.dataset.leaderId }));",
+            vec![],
+        )
+        .await?;
+    let str_of = |n: &Value, k: &str| n.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    v.as_array()
+        .ok_or("no node list")?
+        .iter()
+        .map(|n| {
+            Ok(NodeSeen {
+                id: str_of(n, "id")
+                    .parse()
+                    .map_err(|_| format!("bad data-node-id in {n}"))?,
+                role: str_of(n, "role"),
+                epoch: str_of(n, "epoch")
+                    .parse()
+                    .map_err(|_| format!("bad data-epoch in {n}"))?,
+                process: str_of(n, "process"),
+                leader_id: str_of(n, "leader").parse().ok(),
+            })
+        })
+        .collect()
+}
+
+async fn shows_nodes(c: &Client) -> Result<()> {
+    let mut ids: Vec<i32> = nodes(c).await?.iter().map(|n| n.id).collect();
+    ids.sort_unstable();
+    if ids == EXPECTED_NODES {
+        Ok(())
+    } else {
+        Err(format!("expected nodes {EXPECTED_NODES:?}, saw {ids:?}").into())
+    }
+}
+
+async fn text_of(c: &Client, css: &str) -> Result<String> {
+    Ok(c.find(Locator::Css(css)).await?.text().await?)
+}
+
+async fn events_run(c: &Client) -> Result<u64> {
+    let t = text_of(c, "#events-run").await?;
+    t.trim()
+        .parse()
+        .map_err(|_| format!("#events-run is `{t}`").into())
+}
+
+async fn click(c: &Client, css: &str) -> Result<()> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no `{css}`: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("cannot click `{css}`: {e}").into())
+}
+
+/// Polls `f` every 50 ms until it gives `Some`, for at most [`WAIT_LIMIT`].
+async fn wait_until<T, F, Fut>(what: &str, mut f: F) -> Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<T>>>,
+{
+    let deadline = Instant::now() + WAIT_LIMIT;
+    loop {
+        if let Some(v) = f().await? {
+            return Ok(v);
+        }
+        if Instant::now() > deadline {
+            return Err(format!("timed out after {WAIT_LIMIT:?} waiting for {what}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn step_runs_one_event(c: &Client) -> Result<()> {
+    let before = events_run(c).await?;
+    click(c, "#btn-step").await?;
+    let after = wait_until("#events-run to change", || async {
+        let n = events_run(c).await?;
+        Ok((n != before).then_some(n))
+    })
+    .await?;
+    if after == before + 1 {
+        Ok(())
+    } else {
+        Err(format!("events run went from {before} to {after}, not by one").into())
+    }
+}
+
+async fn set_speed(c: &Client, ms: &str) -> Result<()> {
+    c.find(Locator::Css("#speed"))
+        .await?
+        .select_by_value(ms)
+        .await?;
+    Ok(())
+}
+
+async fn set_playing(c: &Client, playing: bool) -> Result<()> {
+    let now = c
+        .find(Locator::Css("#btn-play"))
+        .await?
+        .attr("data-playing")
+        .await?;
+    if now.as_deref() != Some(if playing { "true" } else { "false" }) {
+        click(c, "#btn-play").await?;
+    }
+    Ok(())
+}
+
+fn leader_of(nodes: &[NodeSeen]) -> Option<(i32, i32)> {
+    nodes
+        .iter()
+        .find(|n| n.role == "Leader" && n.process == "running")
+        .map(|n| (n.id, n.epoch))
+}
+
+async fn play_elects_leader(c: &Client) -> Result<(i32, i32)> {
+    // 250 virtual ms per 50 ms frame: five times real time, so the test stays short.
+    set_speed(c, "250").await?;
+    set_playing(c, true).await?;
+    let (id, epoch) = wait_until("a leader", || async { Ok(leader_of(&nodes(c).await?)) }).await?;
+    set_playing(c, false).await?;
+    if epoch < 1 {
+        return Err(format!("leader {id} has epoch {epoch}").into());
+    }
+    if !(101..=103).contains(&id) {
+        return Err(format!("leader {id} is not a controller").into());
+    }
+    Ok((id, epoch))
+}
+
+async fn failover(c: &Client, old_id: i32, old_epoch: i32) -> Result<(i32, i32)> {
+    click(c, &format!("#btn-kill-{old_id}")).await?;
+    wait_until("the killed node to show as killed", || async {
+        Ok(nodes(c)
+            .await?
+            .iter()
+            .any(|n| n.id == old_id && n.process == "killed")
+            .then_some(()))
+    })
+    .await?;
+    set_playing(c, true).await?;
+    let found = wait_until("a new leader", || async {
+        Ok(leader_of(&nodes(c).await?).filter(|&(id, epoch)| id != old_id && epoch > old_epoch))
+    })
+    .await;
+    set_playing(c, false).await?;
+    found
+}
+
+async fn restart_rejoins(c: &Client, old_id: i32, new_id: i32, new_epoch: i32) -> Result<()> {
+    click(c, &format!("#btn-restart-{old_id}")).await?;
+    set_playing(c, true).await?;
+    let found = wait_until("the restarted node to follow the new leader", || async {
+        Ok(nodes(c)
+            .await?
+            .iter()
+            .any(|n| {
+                n.id == old_id
+                    && n.process == "running"
+                    && n.role == "Follower"
+                    && n.leader_id == Some(new_id)
+                    && n.epoch >= new_epoch
+            })
+            .then_some(()))
+    })
+    .await;
+    set_playing(c, false).await?;
+    found
+}

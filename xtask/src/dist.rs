@@ -1,0 +1,100 @@
+//! Builds the page into `dist/`: the wasm build, wasm-bindgen's JS glue, `index.html` and `assets/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use crate::{cargo, dist_dir, root_dir, run, target_dir, Result};
+
+/// The wasm target.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// The cargo profile of the page build (see the workspace Cargo.toml).
+pub const WASM_PROFILE: &str = "wasm-release";
+
+/// Builds everything into `dist/` and returns its path.
+pub fn build() -> Result<PathBuf> {
+    let started = Instant::now();
+    ensure_wasm_target()?;
+    let mut cmd = cargo();
+    cmd.args([
+        "build",
+        "-p",
+        "kraft-web",
+        "--target",
+        WASM_TARGET,
+        "--profile",
+        WASM_PROFILE,
+    ]);
+    run(&mut cmd)?;
+    let wasm = target_dir()
+        .join(WASM_TARGET)
+        .join(WASM_PROFILE)
+        .join("kraft_web.wasm");
+    let dist = dist_dir();
+    if dist.exists() {
+        std::fs::remove_dir_all(&dist)
+            .map_err(|e| format!("cannot clear {}: {e}", dist.display()))?;
+    }
+    std::fs::create_dir_all(&dist)?;
+    let bindgen_started = Instant::now();
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)?
+        .omit_default_module_path(false)
+        .remove_name_section(true)
+        .remove_producers_section(true)
+        .typescript(false)
+        .generate(&dist)
+        .map_err(|e| format!("wasm-bindgen on {}: {e:#}", wasm.display()))?;
+    let bindgen_s = bindgen_started.elapsed().as_secs_f64();
+    let root = root_dir();
+    std::fs::copy(root.join("index.html"), dist.join("index.html"))
+        .map_err(|e| format!("cannot copy index.html: {e}"))?;
+    copy_dir(&root.join("assets"), &dist.join("assets"))?;
+    let size = std::fs::metadata(dist.join("kraft_web_bg.wasm"))?.len();
+    println!(
+        "dist: {} ready in {:.1} s (bindgen {:.1} s), kraft_web_bg.wasm {} KB",
+        dist.display(),
+        started.elapsed().as_secs_f64(),
+        bindgen_s,
+        size / 1024
+    );
+    Ok(dist)
+}
+
+/// Adds the wasm target with rustup when it is not installed.
+fn ensure_wasm_target() -> Result<()> {
+    let out = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output();
+    match out {
+        Ok(out)
+            if String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l.trim() == WASM_TARGET) =>
+        {
+            Ok(())
+        }
+        Ok(_) => run(Command::new("rustup").args(["target", "add", WASM_TARGET])),
+        // No rustup: hope the toolchain has the target; cargo says so clearly if not.
+        Err(_) => Ok(()),
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    if !from.exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            std::fs::copy(entry.path(), &dest)
+                .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
