@@ -17,4 +17,5 @@ pub mod invariants;
 pub mod metadata;
 pub mod raft;
 pub mod sim;
+pub mod timeline;
 pub mod view;

@@ -1,6 +1,14 @@
 //! The QuorumController: the active controller decides (writes metadata records through Raft),
 //! every controller replays the committed records into the same in-memory state.
 
+pub mod cluster_control;
+pub mod configuration_control;
 pub mod deferred_event_queue;
 pub mod event_queue;
+pub mod feature_control;
+pub mod offset_control;
+pub mod quorum_controller;
+pub mod replication_control;
 pub mod rpc;
+
+pub use quorum_controller::{ControllerConfig, QuorumController};

@@ -14,6 +14,10 @@ struct Tier<K, V> {
     saved: BTreeMap<K, Option<V>>,
 }
 
+/// One tier of [`TimelineHashMap::tiers`]: a snapshot epoch and the `(key, value as of that
+/// epoch)` pairs it saved, `None` meaning the key was absent.
+pub type MapTier<K, V> = (i64, Vec<(K, Option<V>)>);
+
 /// A snapshottable map (Kafka's `TimelineHashMap`), kept in key order for stable iteration.
 ///
 /// Equality compares the current entries *and* the saved history.
@@ -165,11 +169,15 @@ impl<K: Ord + Clone, V: Clone> TimelineHashMap<K, V> {
 
     /// Each snapshot tier's saved values, oldest tier first: `(epoch, [(key, value as of epoch)])`,
     /// `None` meaning the key was absent. Snapshots in which nothing changed have no tier.
-    pub fn tiers(&self) -> Vec<(i64, Vec<(K, Option<V>)>)> {
+    pub fn tiers(&self) -> Vec<MapTier<K, V>> {
         self.tiers
             .iter()
             .map(|t| {
-                let saved = t.saved.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+                let saved = t
+                    .saved
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 (t.epoch, saved)
             })
             .collect()
@@ -454,7 +462,10 @@ mod tests {
             vec![("changed", 1), ("gone", 1), ("keep", 1)]
         );
         assert!(m.tiers().is_empty());
-        assert_eq!(m, before, "history is back to the state right after snapshot 7");
+        assert_eq!(
+            m, before,
+            "history is back to the state right after snapshot 7"
+        );
         // The map keeps working: changes after the revert are saved into tier 7 again.
         m.put(&r, "keep", 5);
         assert_eq!(at(&m, &r, "keep", 7), Some(1));
@@ -486,8 +497,80 @@ mod tests {
         m.put(&r, "payments".into(), "id-B".into());
         m.put(&r, "orders".into(), "id-A".into());
         assert_eq!(m.to_string(), "{orders=id-A, payments=id-B}");
-        assert_eq!(m.keys().cloned().collect::<Vec<_>>(), ["orders", "payments"]);
+        assert_eq!(
+            m.keys().cloned().collect::<Vec<_>>(),
+            ["orders", "payments"]
+        );
         assert_eq!(m.values().cloned().collect::<Vec<_>>(), ["id-A", "id-B"]);
         assert!(m.contains_key("orders"));
+    }
+
+    /// Random operations against a naive model that stores a full copy per snapshot.
+    #[test]
+    fn matches_a_full_copy_model_under_random_operations() {
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let keys = ["a", "b", "c", "d", "e"];
+        let mut r = SnapshotRegistry::new();
+        let mut m = Map::new();
+        let mut model: BTreeMap<&str, i32> = BTreeMap::new();
+        let mut copies: Vec<(i64, BTreeMap<&str, i32>)> = Vec::new();
+        let mut epoch = 0;
+        for step in 0..5_000 {
+            let key = keys[next(keys.len() as u64) as usize];
+            let pick = |n: u64, len: usize| (n as usize) % len.max(1);
+            match next(10) {
+                0..=2 => {
+                    let v = step;
+                    assert_eq!(m.put(&r, key, v), model.insert(key, v));
+                }
+                3 | 4 => assert_eq!(m.remove(&r, key), model.remove(key)),
+                5 | 6 => {
+                    epoch += 1 + next(2) as i64;
+                    r.idempotent_create_snapshot(epoch).unwrap();
+                    copies.push((epoch, model.clone()));
+                }
+                7 if !copies.is_empty() => {
+                    let i = pick(next(100), copies.len());
+                    r.delete_snapshot(copies[i].0, &mut [&mut m]).unwrap();
+                    copies.remove(i);
+                }
+                8 if !copies.is_empty() => {
+                    let e = copies[pick(next(100), copies.len())].0 + next(2) as i64;
+                    r.delete_snapshots_up_to(e, &mut [&mut m]);
+                    copies.retain(|(c, _)| *c >= e);
+                }
+                9 if !copies.is_empty() && next(3) == 0 => {
+                    let i = pick(next(100), copies.len());
+                    r.revert_to_snapshot(copies[i].0, &mut [&mut m]).unwrap();
+                    model = copies[i].1.clone();
+                    copies.truncate(i + 1);
+                }
+                _ => {}
+            }
+            assert_eq!(
+                r.epochs_list(),
+                copies.iter().map(|c| c.0).collect::<Vec<_>>()
+            );
+            let now: BTreeMap<&str, i32> = m.iter().map(|(k, v)| (*k, *v)).collect();
+            assert_eq!(now, model, "step {step}");
+            for (e, copy) in &copies {
+                let view: BTreeMap<&str, i32> =
+                    m.iter_at(&r, *e).unwrap().map(|(k, v)| (*k, *v)).collect();
+                assert_eq!(&view, copy, "step {step} at {e}");
+                for k in keys {
+                    assert_eq!(at(&m, &r, k, *e), copy.get(k).copied());
+                }
+            }
+            assert!(
+                m.tiers().iter().all(|t| r.has_snapshot(t.0)),
+                "tiers follow the registry"
+            );
+        }
     }
 }

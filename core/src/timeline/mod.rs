@@ -42,7 +42,7 @@ mod object;
 mod registry;
 mod set;
 
-pub use map::TimelineHashMap;
+pub use map::{MapTier, TimelineHashMap};
 pub use object::{TimelineInteger, TimelineLong, TimelineObject};
 pub use registry::{Revertable, SnapshotRegistry, TimelineError};
 pub use set::TimelineHashSet;

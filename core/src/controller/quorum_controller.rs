@@ -1,0 +1,911 @@
+//! QuorumController: one event queue, one event handler; writes follow the article's section 3:
+//! generateRecordsAndResult -> ControllerResult -> prepareAppend (offset) -> replay in memory
+//! before commit -> schedulePreparedAppend -> handleScheduleAppend (snapshot at that offset) ->
+//! deferred until committed -> completeUpTo on commit.
+
+use super::cluster_control::ClusterControlManager;
+use super::configuration_control::ConfigurationControlManager;
+use super::deferred_event_queue::DeferredEventQueue;
+use super::event_queue::KafkaEventQueue;
+use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA_VERSION_NAME};
+use super::offset_control::OffsetControlManager;
+use super::replication_control::ReplicationControlManager;
+use super::rpc::{
+    ApiError, ControllerMessage, ControllerRequest, ControllerResponse, CreatableTopic, TopicResult,
+};
+use crate::metadata::{
+    BeginTransactionRecord, ConfigRecord, EndTransactionRecord, Endpoint, FeatureRange,
+    MetadataRecord, RegisterControllerRecord, RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
+};
+use crate::raft::batch::{Record, RecordBatch};
+use crate::raft::client::AppendError;
+use crate::raft::io::RaftIo;
+use crate::raft::listener::{LeaderAndEpoch, RaftEvent};
+use crate::raft::KafkaRaftClient;
+use crate::sim::node_log::{Level, LogFile, LogLine};
+use crate::sim::uuid::Uuid;
+use crate::timeline::Revertable;
+use std::sync::Arc;
+
+/// Controller settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerConfig {
+    /// metadata.max.idle.interval.ms: how often the NoOpRecord task runs.
+    pub no_op_interval_ms: u64,
+    /// broker.session.timeout.ms; the stale-broker check runs every session / 8.
+    pub session_timeout_ms: u64,
+    /// controller.max.records.per.batch (a cap on the records of one ControllerResult).
+    pub max_records_per_batch: usize,
+    /// How long a controller waits before retrying a failed registration.
+    pub registration_retry_ms: u64,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        ControllerConfig {
+            no_op_interval_ms: 500,
+            session_timeout_ms: 9000,
+            max_records_per_batch: 10_000,
+            registration_retry_ms: 100,
+        }
+    }
+}
+
+/// Who to answer when a write completes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The requesting node (or the admin client).
+    pub client: i32,
+    /// Its correlation id.
+    pub correlation_id: u64,
+}
+
+/// The write operations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteOp {
+    /// completeActivation: bootstrap records on an empty log.
+    CompleteActivation,
+    /// writeNoOpRecord (periodic).
+    WriteNoOp,
+    /// maybeFenceStaleBroker (periodic).
+    MaybeFenceStaleBroker,
+    /// registerController.
+    RegisterController {
+        /// controllerId
+        controller_id: i32,
+        /// incarnationId
+        incarnation_id: Uuid,
+        /// CONTROLLER port
+        port: u16,
+    },
+    /// createTopics.
+    CreateTopics(Vec<CreatableTopic>),
+    /// deleteTopics.
+    DeleteTopics(Vec<String>),
+}
+
+impl WriteOp {
+    fn name(&self, epoch: i32) -> String {
+        match self {
+            WriteOp::CompleteActivation => format!("completeActivation[{epoch}]"),
+            WriteOp::WriteNoOp => "writeNoOpRecord".into(),
+            WriteOp::MaybeFenceStaleBroker => "maybeFenceStaleBroker".into(),
+            WriteOp::RegisterController { .. } => "registerController".into(),
+            WriteOp::CreateTopics(_) => "createTopics".into(),
+            WriteOp::DeleteTopics(_) => "deleteTopics".into(),
+        }
+    }
+}
+
+/// An event of the controller's queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ControllerEvent {
+    /// A ControllerWriteEvent.
+    Write {
+        /// The operation.
+        op: WriteOp,
+        /// Who waits for the response.
+        reply: Option<Reply>,
+    },
+    /// handleCommit, queued by the Raft listener.
+    Commit(Vec<Arc<RecordBatch>>),
+    /// handleLeaderChange, queued by the Raft listener.
+    LeaderChange(LeaderAndEpoch),
+}
+
+/// `ControllerResult`: records to write plus the response, and whether they must go in one
+/// batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerResult {
+    /// records
+    pub records: Vec<MetadataRecord>,
+    /// response
+    pub response: Option<ControllerResponse>,
+    /// isAtomic
+    pub is_atomic: bool,
+}
+
+/// A write waiting in the purgatory for its offset to commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingWrite {
+    /// The event name.
+    pub name: String,
+    /// Who to answer.
+    pub reply: Option<Reply>,
+    /// The response to send on commit.
+    pub response: Option<ControllerResponse>,
+}
+
+/// Everything the controller state machine holds, in timeline structures.
+#[derive(Clone, Debug, Default)]
+pub struct ControllerState {
+    /// FeatureControlManager
+    pub features: FeatureControlManager,
+    /// ClusterControlManager
+    pub cluster: ClusterControlManager,
+    /// ConfigurationControlManager
+    pub configs: ConfigurationControlManager,
+    /// ReplicationControlManager
+    pub replication: ReplicationControlManager,
+}
+
+impl Revertable for ControllerState {
+    fn revert_to_snapshot(&mut self, epoch: i64) {
+        self.features.revert_to_snapshot(epoch);
+        self.cluster.revert_to_snapshot(epoch);
+        self.configs.revert_to_snapshot(epoch);
+        self.replication.revert_to_snapshot(epoch);
+    }
+    fn delete_snapshot(&mut self, epoch: i64, previous: Option<i64>) {
+        self.features.delete_snapshot(epoch, previous);
+        self.cluster.delete_snapshot(epoch, previous);
+        self.configs.delete_snapshot(epoch, previous);
+        self.replication.delete_snapshot(epoch, previous);
+    }
+    fn delete_snapshots_up_to(&mut self, epoch: i64) {
+        self.features.delete_snapshots_up_to(epoch);
+        self.cluster.delete_snapshots_up_to(epoch);
+        self.configs.delete_snapshots_up_to(epoch);
+        self.replication.delete_snapshots_up_to(epoch);
+    }
+}
+
+/// The ControllerRegistrationManager of this controller.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RegistrationState {
+    /// A request in flight: (destination, correlation id).
+    pub pending: Option<(i32, u64)>,
+    /// Do not send again before this time.
+    pub retry_at_ms: u64,
+    next_correlation_id: u64,
+}
+
+/// The QuorumController of one controller node.
+#[derive(Clone, Debug)]
+pub struct QuorumController {
+    node_id: i32,
+    port: u16,
+    incarnation_id: Uuid,
+    prefix: String,
+    config: ControllerConfig,
+    /// The event queue.
+    pub queue: KafkaEventQueue<ControllerEvent>,
+    /// Writes waiting for their offsets to commit.
+    pub purgatory: DeferredEventQueue<PendingWrite>,
+    /// Offsets and in-memory snapshots.
+    pub offset_control: OffsetControlManager,
+    /// The replicated state.
+    pub state: ControllerState,
+    cur_claim_epoch: Option<i32>,
+    last_leader: Option<LeaderAndEpoch>,
+    records_replayed: u64,
+    /// The last event run, for views.
+    pub last_event: Option<String>,
+    /// The last ControllerResult produced, for views.
+    pub last_result: Option<ControllerResult>,
+    /// The ControllerRegistrationManager.
+    pub registration: RegistrationState,
+}
+
+impl QuorumController {
+    /// A controller on node `node_id` whose CONTROLLER listener is `port`.
+    pub fn new(node_id: i32, port: u16, incarnation_id: Uuid, config: ControllerConfig) -> Self {
+        QuorumController {
+            node_id,
+            port,
+            incarnation_id,
+            prefix: format!("[QuorumController id={node_id}] "),
+            config,
+            queue: KafkaEventQueue::default(),
+            purgatory: DeferredEventQueue::default(),
+            offset_control: OffsetControlManager::default(),
+            state: ControllerState::default(),
+            cur_claim_epoch: None,
+            last_leader: None,
+            records_replayed: 0,
+            last_event: None,
+            last_result: None,
+            registration: RegistrationState::default(),
+        }
+    }
+
+    /// Whether this controller is the active one.
+    pub fn is_active(&self) -> bool {
+        self.cur_claim_epoch.is_some()
+    }
+
+    /// The epoch it is active in.
+    pub fn active_epoch(&self) -> Option<i32> {
+        self.cur_claim_epoch
+    }
+
+    /// The leader last told by Raft.
+    pub fn last_leader(&self) -> Option<LeaderAndEpoch> {
+        self.last_leader
+    }
+
+    fn log(&self, io: &mut RaftIo, level: Level, logger: &'static str, message: String) {
+        io.log.push(LogLine {
+            time_ms: io.now_ms,
+            level,
+            file: LogFile::Controller,
+            prefix: self.prefix.clone(),
+            message,
+            logger,
+        });
+    }
+
+    /// Queue what the Raft listener was told (`appendRaftEvent`).
+    pub fn handle_raft_events(&mut self, events: Vec<RaftEvent>, now_ms: u64) {
+        for e in events {
+            match e {
+                RaftEvent::Commit(batches) => {
+                    let base = batches.first().map(|b| b.base_offset).unwrap_or(0);
+                    self.queue.append(
+                        format!("handleCommit[baseOffset={base}]"),
+                        ControllerEvent::Commit(batches),
+                        now_ms,
+                    );
+                }
+                RaftEvent::LeaderChange(le) => {
+                    self.queue.append(
+                        format!("handleLeaderChange[{}]", le.epoch),
+                        ControllerEvent::LeaderChange(le),
+                        now_ms,
+                    );
+                }
+            }
+        }
+    }
+
+    /// A controller RPC arrived: requests become write events; registration responses settle
+    /// the ControllerRegistrationManager.
+    pub fn handle_message(&mut self, from: i32, msg: ControllerMessage, now_ms: u64) {
+        match msg {
+            ControllerMessage::Request {
+                correlation_id,
+                body,
+            } => {
+                let reply = Some(Reply {
+                    client: from,
+                    correlation_id,
+                });
+                let op = match body {
+                    ControllerRequest::ControllerRegistration {
+                        controller_id,
+                        incarnation_id,
+                        port,
+                    } => WriteOp::RegisterController {
+                        controller_id,
+                        incarnation_id,
+                        port,
+                    },
+                    ControllerRequest::CreateTopics { topics } => WriteOp::CreateTopics(topics),
+                    ControllerRequest::DeleteTopics { names } => WriteOp::DeleteTopics(names),
+                };
+                let name = op.name(self.cur_claim_epoch.unwrap_or(-1));
+                self.queue
+                    .append(name, ControllerEvent::Write { op, reply }, now_ms);
+            }
+            ControllerMessage::Response {
+                correlation_id,
+                body,
+            } => {
+                if self.registration.pending.map(|p| p.1) == Some(correlation_id) {
+                    self.registration.pending = None;
+                    let ok = matches!(
+                        body,
+                        ControllerResponse::ControllerRegistration { error: None }
+                    );
+                    if !ok {
+                        self.registration.retry_at_ms = now_ms + self.config.registration_retry_ms;
+                    }
+                }
+            }
+        }
+    }
+
+    /// ControllerRegistrationManager: register with the active controller until the log holds
+    /// this incarnation's RegisterControllerRecord. Returns a request to send.
+    pub fn poll_registration(&mut self, now_ms: u64) -> Option<(i32, ControllerMessage)> {
+        let registered = self
+            .state
+            .cluster
+            .controllers
+            .get(&self.node_id)
+            .is_some_and(|r| r.incarnation_id == self.incarnation_id);
+        if registered
+            || self.registration.pending.is_some()
+            || now_ms < self.registration.retry_at_ms
+        {
+            return None;
+        }
+        let leader = self.last_leader?.leader_id?;
+        // Wait until the log has been bootstrapped (metadata.version is known).
+        self.state.features.levels.get("metadata.version")?;
+        let cid = self.registration.next_correlation_id;
+        self.registration.next_correlation_id += 1;
+        self.registration.pending = Some((leader, cid));
+        Some((
+            leader,
+            ControllerMessage::Request {
+                correlation_id: cid,
+                body: ControllerRequest::ControllerRegistration {
+                    controller_id: self.node_id,
+                    incarnation_id: self.incarnation_id,
+                    port: self.port,
+                },
+            },
+        ))
+    }
+
+    /// A registration request to `to` failed at the network level.
+    pub fn registration_failed(&mut self, correlation_id: u64, now_ms: u64) {
+        if self.registration.pending.map(|p| p.1) == Some(correlation_id) {
+            self.registration.pending = None;
+            self.registration.retry_at_ms = now_ms + self.config.registration_retry_ms;
+        }
+    }
+
+    /// When the event handler next has work.
+    pub fn next_run_ms(&self, now_ms: u64) -> Option<u64> {
+        self.queue.next_run_ms(now_ms)
+    }
+
+    /// Run exactly one event of the queue. Responses to send go to `out`.
+    pub fn run_one(
+        &mut self,
+        raft: &mut KafkaRaftClient,
+        io: &mut RaftIo,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) -> Result<(), String> {
+        let Some(ev) = self.queue.poll(io.now_ms) else {
+            return Ok(());
+        };
+        self.last_event = Some(ev.name.clone());
+        match ev.event {
+            ControllerEvent::Write { op, reply } => {
+                self.run_write(ev.name, op, reply, raft, io, out)
+            }
+            ControllerEvent::Commit(batches) => self.handle_commit(batches, io, out),
+            ControllerEvent::LeaderChange(le) => self.handle_leader_change(le, raft, io, out),
+        }
+    }
+
+    fn respond(
+        out: &mut Vec<(i32, ControllerMessage)>,
+        reply: Option<Reply>,
+        response: Option<ControllerResponse>,
+    ) {
+        if let (Some(r), Some(body)) = (reply, response) {
+            out.push((
+                r.client,
+                ControllerMessage::Response {
+                    correlation_id: r.correlation_id,
+                    body,
+                },
+            ));
+        }
+    }
+
+    fn not_controller(op: &WriteOp) -> Option<ControllerResponse> {
+        match op {
+            WriteOp::RegisterController { .. } => {
+                Some(ControllerResponse::ControllerRegistration {
+                    error: Some(ApiError::NotController),
+                })
+            }
+            WriteOp::CreateTopics(_) => Some(ControllerResponse::CreateTopics {
+                topics: Vec::new(),
+                error: Some(ApiError::NotController),
+            }),
+            WriteOp::DeleteTopics(_) => Some(ControllerResponse::DeleteTopics {
+                topics: Vec::new(),
+                error: Some(ApiError::NotController),
+            }),
+            _ => None,
+        }
+    }
+
+    fn generate(&mut self, op: &WriteOp, io: &mut RaftIo) -> ControllerResult {
+        match op {
+            WriteOp::CompleteActivation => {
+                let mut records = Vec::new();
+                if self.records_replayed == 0 {
+                    let mut bootstrap: Vec<MetadataRecord> = bootstrap_features()
+                        .into_iter()
+                        .map(MetadataRecord::FeatureLevel)
+                        .collect();
+                    bootstrap.push(MetadataRecord::Config(ConfigRecord {
+                        resource_type: RESOURCE_TYPE_BROKER,
+                        resource_name: String::new(),
+                        name: "min.insync.replicas".into(),
+                        value: Some("1".into()),
+                    }));
+                    self.log(
+                        io,
+                        Level::Warn,
+                        "org.apache.kafka.controller.ActivationRecordsGenerator",
+                        format!(
+                            "Performing controller activation. The metadata log appears to be empty. Appending {} bootstrap record(s) in metadata transaction at metadata.version {METADATA_VERSION_NAME} from bootstrap source 'bootstrap'.",
+                            bootstrap.len()
+                        ),
+                    );
+                    records.push(MetadataRecord::BeginTransaction(BeginTransactionRecord {
+                        name: Some("Bootstrap records".into()),
+                    }));
+                    records.extend(bootstrap);
+                    records.push(MetadataRecord::EndTransaction(EndTransactionRecord));
+                }
+                ControllerResult {
+                    records,
+                    response: None,
+                    is_atomic: false,
+                }
+            }
+            WriteOp::WriteNoOp => ControllerResult {
+                records: vec![MetadataRecord::NoOp],
+                response: None,
+                is_atomic: false,
+            },
+            WriteOp::MaybeFenceStaleBroker => ControllerResult {
+                records: Vec::new(),
+                response: None,
+                is_atomic: true,
+            },
+            WriteOp::RegisterController {
+                controller_id,
+                incarnation_id,
+                port,
+            } => ControllerResult {
+                records: vec![MetadataRecord::RegisterController(
+                    RegisterControllerRecord {
+                        controller_id: *controller_id,
+                        incarnation_id: *incarnation_id,
+                        zk_migration_ready: false,
+                        end_points: vec![Endpoint {
+                            name: "CONTROLLER".into(),
+                            host: "localhost".into(),
+                            port: *port,
+                            security_protocol: SECURITY_PROTOCOL_PLAINTEXT,
+                        }],
+                        features: vec![
+                            FeatureRange {
+                                name: "kraft.version".into(),
+                                min_supported_version: 0,
+                                max_supported_version: 1,
+                            },
+                            FeatureRange {
+                                name: "metadata.version".into(),
+                                min_supported_version: 7,
+                                max_supported_version: 33,
+                            },
+                        ],
+                    },
+                )],
+                response: Some(ControllerResponse::ControllerRegistration { error: None }),
+                is_atomic: true,
+            },
+            WriteOp::CreateTopics(topics) => {
+                let brokers: Vec<(i32, Uuid)> = self
+                    .state
+                    .cluster
+                    .usable_brokers()
+                    .into_iter()
+                    .map(|id| {
+                        let dir = self
+                            .state
+                            .cluster
+                            .brokers
+                            .get(&id)
+                            .and_then(|b| b.record.log_dirs.first().copied())
+                            .unwrap_or(Uuid::ZERO);
+                        (id, dir)
+                    })
+                    .collect();
+                let (records, results) = self
+                    .state
+                    .replication
+                    .create_topics(topics, &brokers, io.rng);
+                ControllerResult {
+                    records,
+                    response: Some(ControllerResponse::CreateTopics {
+                        topics: results,
+                        error: None,
+                    }),
+                    is_atomic: true,
+                }
+            }
+            WriteOp::DeleteTopics(names) => {
+                let (records, results) = self.state.replication.delete_topics(names);
+                ControllerResult {
+                    records,
+                    response: Some(ControllerResponse::DeleteTopics {
+                        topics: results,
+                        error: None,
+                    }),
+                    is_atomic: true,
+                }
+            }
+        }
+    }
+
+    fn run_write(
+        &mut self,
+        name: String,
+        op: WriteOp,
+        reply: Option<Reply>,
+        raft: &mut KafkaRaftClient,
+        io: &mut RaftIo,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) -> Result<(), String> {
+        let Some(epoch) = self.cur_claim_epoch else {
+            Self::respond(out, reply, Self::not_controller(&op));
+            return Ok(());
+        };
+        let now = io.now_ms;
+        // Periodic tasks reschedule themselves.
+        match op {
+            WriteOp::WriteNoOp => self.queue.schedule_deferred(
+                "writeNoOpRecord",
+                now + self.config.no_op_interval_ms,
+                "writeNoOpRecord",
+                ControllerEvent::Write {
+                    op: WriteOp::WriteNoOp,
+                    reply: None,
+                },
+                now,
+            ),
+            WriteOp::MaybeFenceStaleBroker => self.queue.schedule_deferred(
+                "maybeFenceStaleBroker",
+                now + (self.config.session_timeout_ms / 8).max(1),
+                "maybeFenceStaleBroker",
+                ControllerEvent::Write {
+                    op: WriteOp::MaybeFenceStaleBroker,
+                    reply: None,
+                },
+                now,
+            ),
+            _ => {}
+        }
+        let mut result = self.generate(&op, io);
+        if result.records.len() > self.config.max_records_per_batch && result.is_atomic {
+            let n = result.records.len();
+            result.records.clear();
+            result.response = match op {
+                WriteOp::CreateTopics(_) => Some(ControllerResponse::CreateTopics {
+                    topics: Vec::new(),
+                    error: Some(ApiError::InvalidPartitions),
+                }),
+                _ => None,
+            };
+            self.log(
+                io,
+                Level::Error,
+                "org.apache.kafka.controller.QuorumController",
+                format!(
+                    "{name}: the result has {n} records, more than controller.max.records.per.batch {}",
+                    self.config.max_records_per_batch
+                ),
+            );
+        }
+        self.last_result = Some(result.clone());
+        if result.records.is_empty() {
+            // Nothing to write: answer once everything written before it is committed.
+            match self.purgatory.highest_pending_offset() {
+                None => Self::respond(out, reply, result.response),
+                Some(offset) => self.purgatory.add(
+                    offset,
+                    PendingWrite {
+                        name,
+                        reply,
+                        response: result.response,
+                    },
+                ),
+            }
+            return Ok(());
+        }
+        let n = result.records.len() as i64;
+        let wrapped: Vec<Record> = result
+            .records
+            .iter()
+            .cloned()
+            .map(Record::Metadata)
+            .collect();
+        match raft.append(epoch, wrapped, result.is_atomic, now) {
+            Err(AppendError::NotLeader) => {
+                // Raft no longer leads this epoch: the leader change will follow.
+                Self::respond(out, reply, Self::not_controller(&op));
+                Ok(())
+            }
+            Ok(last_offset) => {
+                let base = last_offset - n + 1;
+                for (i, r) in result.records.iter().enumerate() {
+                    self.replay(r, base + i as i64, io)?;
+                }
+                self.offset_control.handle_schedule_append(last_offset)?;
+                self.purgatory.add(
+                    last_offset,
+                    PendingWrite {
+                        name,
+                        reply,
+                        response: result.response,
+                    },
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn handle_commit(
+        &mut self,
+        batches: Vec<Arc<RecordBatch>>,
+        io: &mut RaftIo,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) -> Result<(), String> {
+        for batch in batches {
+            let last = batch.last_offset();
+            if self.is_active() {
+                // Already replayed when it was appended.
+                self.offset_control.handle_commit_batch(
+                    last,
+                    batch.partition_leader_epoch,
+                    &mut [&mut self.state],
+                )?;
+                let done = self
+                    .purgatory
+                    .complete_up_to(self.offset_control.last_stable_offset);
+                for w in done {
+                    Self::respond(out, w.reply, w.response);
+                }
+            } else {
+                if !batch.is_control {
+                    for (i, r) in batch.records.iter().enumerate() {
+                        if let Record::Metadata(m) = r {
+                            self.replay(m, batch.base_offset + i as i64, io)?;
+                        }
+                    }
+                }
+                self.offset_control.handle_commit_batch(
+                    last,
+                    batch.partition_leader_epoch,
+                    &mut [&mut self.state],
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn handle_leader_change(
+        &mut self,
+        le: LeaderAndEpoch,
+        raft: &mut KafkaRaftClient,
+        io: &mut RaftIo,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) -> Result<(), String> {
+        self.last_leader = Some(le);
+        let me = Some(self.node_id);
+        if let Some(active) = self.cur_claim_epoch {
+            if le.leader_id != me || le.epoch != active {
+                self.renounce(active, le, io, out)?;
+            } else {
+                return Ok(());
+            }
+        }
+        if le.leader_id == me && self.cur_claim_epoch.is_none() {
+            let next = io.disk.metadata_log.end_offset() + raft.pending_records() as i64;
+            self.log(
+                io,
+                Level::Info,
+                "org.apache.kafka.controller.QuorumController",
+                format!(
+                    "Becoming the active controller at epoch {}, next write offset {}.",
+                    le.epoch, next
+                ),
+            );
+            self.offset_control.activate(next)?;
+            self.cur_claim_epoch = Some(le.epoch);
+            let now = io.now_ms;
+            self.queue.prepend(
+                format!("completeActivation[{}]", le.epoch),
+                ControllerEvent::Write {
+                    op: WriteOp::CompleteActivation,
+                    reply: None,
+                },
+                now,
+            );
+            self.queue.schedule_deferred(
+                "writeNoOpRecord",
+                now + self.config.no_op_interval_ms,
+                "writeNoOpRecord",
+                ControllerEvent::Write {
+                    op: WriteOp::WriteNoOp,
+                    reply: None,
+                },
+                now,
+            );
+            self.queue.schedule_deferred(
+                "maybeFenceStaleBroker",
+                now + (self.config.session_timeout_ms / 8).max(1),
+                "maybeFenceStaleBroker",
+                ControllerEvent::Write {
+                    op: WriteOp::MaybeFenceStaleBroker,
+                    reply: None,
+                },
+                now,
+            );
+        } else if le.leader_id != me {
+            let leader = le
+                .leader_id
+                .map(|l| l.to_string())
+                .unwrap_or_else(|| "(none)".into());
+            self.log(
+                io,
+                Level::Info,
+                "org.apache.kafka.controller.QuorumController",
+                format!("In the new epoch {}, the leader is {leader}.", le.epoch),
+            );
+        }
+        Ok(())
+    }
+
+    /// `renounce`: revert to the last stable offset, fail every waiting write.
+    fn renounce(
+        &mut self,
+        active_epoch: i32,
+        le: LeaderAndEpoch,
+        io: &mut RaftIo,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) -> Result<(), String> {
+        let leader = le
+            .leader_id
+            .map(|l| l.to_string())
+            .unwrap_or_else(|| "(none)".into());
+        self.log(
+            io,
+            Level::Warn,
+            "org.apache.kafka.controller.QuorumController",
+            format!(
+                "Renouncing the leadership due to a metadata log event. We were the leader at epoch {active_epoch}, but in the new epoch {}, the leader is {leader}. Reverting to last stable offset {}.",
+                le.epoch, self.offset_control.last_stable_offset
+            ),
+        );
+        self.offset_control.deactivate(&mut [&mut self.state])?;
+        self.cur_claim_epoch = None;
+        for w in self.purgatory.fail_all() {
+            let response = match w.response {
+                Some(ControllerResponse::CreateTopics { .. }) => {
+                    Some(ControllerResponse::CreateTopics {
+                        topics: Vec::<TopicResult>::new(),
+                        error: Some(ApiError::NotController),
+                    })
+                }
+                Some(ControllerResponse::DeleteTopics { .. }) => {
+                    Some(ControllerResponse::DeleteTopics {
+                        topics: Vec::new(),
+                        error: Some(ApiError::NotController),
+                    })
+                }
+                Some(ControllerResponse::ControllerRegistration { .. }) => {
+                    Some(ControllerResponse::ControllerRegistration {
+                        error: Some(ApiError::NotController),
+                    })
+                }
+                other => other,
+            };
+            Self::respond(out, w.reply, response);
+        }
+        self.queue.cancel_deferred("writeNoOpRecord");
+        self.queue.cancel_deferred("maybeFenceStaleBroker");
+        // Records replayed but not committed are gone: recount from what survives.
+        Ok(())
+    }
+
+    /// `replay(message, offset)`: apply one record to the in-memory state.
+    pub fn replay(
+        &mut self,
+        r: &MetadataRecord,
+        offset: i64,
+        io: &mut RaftIo,
+    ) -> Result<(), String> {
+        const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
+        const CLUSTER: &str = "org.apache.kafka.controller.ClusterControlManager";
+        const FEATURES: &str = "org.apache.kafka.controller.FeatureControlManager";
+        const CONFIGS: &str = "org.apache.kafka.controller.ConfigurationControlManager";
+        const OFFSETS: &str = "org.apache.kafka.controller.OffsetControlManager";
+        self.records_replayed += 1;
+        let registry = &self.offset_control.snapshot_registry;
+        let (logger, line) = match r {
+            MetadataRecord::Topic(t) => (
+                REPLICATION,
+                Some(self.state.replication.replay_topic(registry, t)),
+            ),
+            MetadataRecord::Partition(p) => (
+                REPLICATION,
+                Some(self.state.replication.replay_partition(registry, p)?),
+            ),
+            MetadataRecord::PartitionChange(p) => (
+                REPLICATION,
+                Some(
+                    self.state
+                        .replication
+                        .replay_partition_change(registry, p)?,
+                ),
+            ),
+            MetadataRecord::RemoveTopic(t) => {
+                let (line, name) = self.state.replication.replay_remove_topic(registry, t)?;
+                self.state.configs.remove_resource(
+                    registry,
+                    crate::metadata::RESOURCE_TYPE_TOPIC,
+                    &name,
+                );
+                (REPLICATION, Some(line))
+            }
+            MetadataRecord::Config(c) => (CONFIGS, Some(self.state.configs.replay(registry, c))),
+            MetadataRecord::FeatureLevel(f) => {
+                (FEATURES, Some(self.state.features.replay(registry, f)))
+            }
+            MetadataRecord::RegisterBroker(b) => (
+                CLUSTER,
+                Some(
+                    self.state
+                        .cluster
+                        .replay_register_broker(registry, b, offset),
+                ),
+            ),
+            MetadataRecord::BrokerRegistrationChange(b) => (
+                CLUSTER,
+                Some(self.state.cluster.replay_change(registry, b)?),
+            ),
+            MetadataRecord::RegisterController(c) => (
+                CLUSTER,
+                Some(self.state.cluster.replay_register_controller(registry, c)),
+            ),
+            MetadataRecord::BeginTransaction(b) => {
+                self.offset_control.replay_begin_transaction(offset);
+                (
+                    OFFSETS,
+                    Some(format!(
+                        "Replayed BeginTransactionRecord(name='{}') at offset {offset}.",
+                        b.name.clone().unwrap_or_default()
+                    )),
+                )
+            }
+            MetadataRecord::EndTransaction(_) => {
+                self.offset_control
+                    .replay_end_transaction(&mut [&mut self.state])?;
+                (
+                    OFFSETS,
+                    Some(format!(
+                        "Replayed EndTransactionRecord() at offset {offset}."
+                    )),
+                )
+            }
+            MetadataRecord::NoOp => (OFFSETS, None),
+        };
+        if let Some(line) = line {
+            self.log(io, Level::Info, logger, line);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,328 @@
+//! ReplicationControlManager: topics and partitions — creation (with replica placement over
+//! usable brokers), deletion, and the replay of their records.
+
+use super::rpc::{ApiError, CreatableTopic, TopicResult};
+use crate::metadata::{
+    ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord,
+    TopicRecord, NO_LEADER_CHANGE, RESOURCE_TYPE_TOPIC,
+};
+use crate::sim::rng::SimRng;
+use crate::sim::uuid::Uuid;
+use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the controller holds for one topic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopicControlInfo {
+    /// name
+    pub name: String,
+    /// topic id
+    pub id: Uuid,
+    /// Partitions by id, each as its latest PartitionRecord.
+    pub parts: BTreeMap<i32, PartitionRecord>,
+}
+
+/// Topics and partitions.
+#[derive(Clone, Debug, Default)]
+pub struct ReplicationControlManager {
+    /// Topic name to topic id.
+    pub topics_by_name: TimelineHashMap<String, Uuid>,
+    /// Topic id to topic.
+    pub topics: TimelineHashMap<Uuid, TopicControlInfo>,
+}
+
+/// `num.partitions` and `default.replication.factor` of the simulated cluster.
+pub const DEFAULT_NUM_PARTITIONS: i32 = 1;
+/// See [`DEFAULT_NUM_PARTITIONS`].
+pub const DEFAULT_REPLICATION_FACTOR: i16 = 1;
+
+/// Kafka's `Topic.validate`: 1..=249 characters of `[a-zA-Z0-9._-]`, not `.` or `..`.
+pub fn validate_topic_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("Topic name is illegal, it can't be empty".into());
+    }
+    if name == "." || name == ".." {
+        return Err("Topic name cannot be \".\" or \"..\"".into());
+    }
+    if name.len() > 249 {
+        return Err(format!(
+            "Topic name is illegal, it can't be longer than 249 characters, topic name: {name}"
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
+    {
+        return Err(format!(
+            "Topic name \"{name}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'"
+        ));
+    }
+    Ok(())
+}
+
+impl ReplicationControlManager {
+    /// `createTopics`: the records to write and the per-topic results. `brokers` are the usable
+    /// brokers with their log directory ids.
+    pub fn create_topics(
+        &self,
+        topics: &[CreatableTopic],
+        brokers: &[(i32, Uuid)],
+        rng: &mut SimRng,
+    ) -> (Vec<MetadataRecord>, Vec<TopicResult>) {
+        let mut records = Vec::new();
+        let mut results = Vec::new();
+        let mut seen = BTreeSet::new();
+        for t in topics {
+            let fail = |e: ApiError, m: String| TopicResult {
+                name: t.name.clone(),
+                topic_id: Uuid::ZERO,
+                error: Some((e, m)),
+            };
+            if !seen.insert(t.name.clone()) {
+                results.push(fail(
+                    ApiError::InvalidTopic,
+                    format!("Duplicate topic name {}.", t.name),
+                ));
+                continue;
+            }
+            if let Err(m) = validate_topic_name(&t.name) {
+                results.push(fail(ApiError::InvalidTopic, m));
+                continue;
+            }
+            if self.topics_by_name.contains_key(&t.name) {
+                results.push(fail(
+                    ApiError::TopicAlreadyExists,
+                    format!("Topic '{}' already exists.", t.name),
+                ));
+                continue;
+            }
+            let partitions = if t.num_partitions == -1 {
+                DEFAULT_NUM_PARTITIONS
+            } else {
+                t.num_partitions
+            };
+            if partitions <= 0 {
+                results.push(fail(
+                    ApiError::InvalidPartitions,
+                    "Number of partitions was set to an invalid non-positive value.".into(),
+                ));
+                continue;
+            }
+            let rf = if t.replication_factor == -1 {
+                DEFAULT_REPLICATION_FACTOR
+            } else {
+                t.replication_factor
+            };
+            if rf <= 0 {
+                results.push(fail(
+                    ApiError::InvalidReplicationFactor,
+                    "Replication factor must be larger than 0, or -1 to use the default value."
+                        .into(),
+                ));
+                continue;
+            }
+            if (rf as usize) > brokers.len() {
+                results.push(fail(
+                    ApiError::InvalidReplicationFactor,
+                    format!(
+                        "Unable to replicate the partition {rf} time(s): The target replication factor of {rf} cannot be reached because only {} broker(s) are registered.",
+                        brokers.len()
+                    ),
+                ));
+                continue;
+            }
+            let topic_id = Uuid::random(rng);
+            records.push(MetadataRecord::Topic(TopicRecord {
+                name: t.name.clone(),
+                topic_id,
+            }));
+            for (k, v) in &t.configs {
+                records.push(MetadataRecord::Config(ConfigRecord {
+                    resource_type: RESOURCE_TYPE_TOPIC,
+                    resource_name: t.name.clone(),
+                    name: k.clone(),
+                    value: Some(v.clone()),
+                }));
+            }
+            // Striped placement: a random start, then consecutive brokers per partition.
+            let start = rng.below(brokers.len() as u64) as usize;
+            for p in 0..partitions {
+                let replicas: Vec<(i32, Uuid)> = (0..rf as usize)
+                    .map(|i| brokers[(start + p as usize + i) % brokers.len()])
+                    .collect();
+                let ids: Vec<i32> = replicas.iter().map(|r| r.0).collect();
+                records.push(MetadataRecord::Partition(PartitionRecord {
+                    partition_id: p,
+                    topic_id,
+                    replicas: ids.clone(),
+                    isr: ids.clone(),
+                    leader: ids[0],
+                    leader_epoch: 0,
+                    partition_epoch: 0,
+                    directories: replicas.iter().map(|r| r.1).collect(),
+                    ..Default::default()
+                }));
+            }
+            results.push(TopicResult {
+                name: t.name.clone(),
+                topic_id,
+                error: None,
+            });
+        }
+        (records, results)
+    }
+
+    /// `deleteTopics`: RemoveTopicRecords and per-topic results.
+    pub fn delete_topics(&self, names: &[String]) -> (Vec<MetadataRecord>, Vec<TopicResult>) {
+        let mut records = Vec::new();
+        let mut results = Vec::new();
+        for name in names {
+            match self.topics_by_name.get(name) {
+                Some(id) => {
+                    records.push(MetadataRecord::RemoveTopic(RemoveTopicRecord {
+                        topic_id: *id,
+                    }));
+                    results.push(TopicResult {
+                        name: name.clone(),
+                        topic_id: *id,
+                        error: None,
+                    });
+                }
+                None => results.push(TopicResult {
+                    name: name.clone(),
+                    topic_id: Uuid::ZERO,
+                    error: Some((
+                        ApiError::UnknownTopicOrPartition,
+                        "This server does not host this topic-partition.".into(),
+                    )),
+                }),
+            }
+        }
+        (records, results)
+    }
+
+    /// `replay(TopicRecord)`.
+    pub fn replay_topic(&mut self, registry: &SnapshotRegistry, r: &TopicRecord) -> String {
+        self.topics_by_name
+            .put(registry, r.name.clone(), r.topic_id);
+        self.topics.put(
+            registry,
+            r.topic_id,
+            TopicControlInfo {
+                name: r.name.clone(),
+                id: r.topic_id,
+                parts: BTreeMap::new(),
+            },
+        );
+        format!(
+            "Replayed TopicRecord for topic {} with topic ID {}.",
+            r.name, r.topic_id
+        )
+    }
+
+    /// `replay(PartitionRecord)`.
+    pub fn replay_partition(
+        &mut self,
+        registry: &SnapshotRegistry,
+        r: &PartitionRecord,
+    ) -> Result<String, String> {
+        let mut info = self.topics.get(&r.topic_id).cloned().ok_or_else(|| {
+            format!(
+                "Tried to create partition {}:{}, but no topic with that ID was found.",
+                r.topic_id, r.partition_id
+            )
+        })?;
+        let new = !info.parts.contains_key(&r.partition_id);
+        info.parts.insert(r.partition_id, r.clone());
+        let line = format!(
+            "Replayed PartitionRecord for {} partition {}-{} with topic ID {} and {}.",
+            if new { "new" } else { "existing" },
+            info.name,
+            r.partition_id,
+            r.topic_id,
+            r.partition_registration_text()
+        );
+        self.topics.put(registry, r.topic_id, info);
+        Ok(line)
+    }
+
+    /// `replay(PartitionChangeRecord)`.
+    pub fn replay_partition_change(
+        &mut self,
+        registry: &SnapshotRegistry,
+        r: &PartitionChangeRecord,
+    ) -> Result<String, String> {
+        let mut info = self.topics.get(&r.topic_id).cloned().ok_or_else(|| {
+            format!(
+                "Unable to replay a PartitionChangeRecord for unknown topic {}",
+                r.topic_id
+            )
+        })?;
+        let part = info
+            .parts
+            .get_mut(&r.partition_id)
+            .ok_or_else(|| format!("Unable to find partition {}:{}", info.name, r.partition_id))?;
+        if let Some(isr) = &r.isr {
+            part.isr = isr.clone();
+        }
+        if r.leader != NO_LEADER_CHANGE {
+            part.leader = r.leader;
+            part.leader_epoch += 1;
+        }
+        if let Some(v) = &r.replicas {
+            part.replicas = v.clone();
+        }
+        if let Some(v) = &r.eligible_leader_replicas {
+            part.eligible_leader_replicas = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(v) = &r.last_known_elr {
+            part.last_known_elr = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(d) = &r.directories {
+            part.directories = d.clone();
+        }
+        part.partition_epoch += 1;
+        let line = format!(
+            "Replayed partition change {} for topic {}",
+            MetadataRecord::PartitionChange(r.clone()).data_json(),
+            info.name
+        );
+        self.topics.put(registry, r.topic_id, info);
+        Ok(line)
+    }
+
+    /// `replay(RemoveTopicRecord)`; returns the line and the removed topic's name.
+    pub fn replay_remove_topic(
+        &mut self,
+        registry: &SnapshotRegistry,
+        r: &RemoveTopicRecord,
+    ) -> Result<(String, String), String> {
+        let info = self
+            .topics
+            .remove(registry, &r.topic_id)
+            .ok_or_else(|| format!("Can't find topic with ID {} to remove", r.topic_id))?;
+        self.topics_by_name.remove(registry, &info.name);
+        Ok((
+            format!(
+                "Replayed RemoveTopicRecord for topic {} with ID {}.",
+                info.name, r.topic_id
+            ),
+            info.name,
+        ))
+    }
+}
+
+impl Revertable for ReplicationControlManager {
+    fn revert_to_snapshot(&mut self, epoch: i64) {
+        self.topics_by_name.revert_to_snapshot(epoch);
+        self.topics.revert_to_snapshot(epoch);
+    }
+    fn delete_snapshot(&mut self, epoch: i64, previous: Option<i64>) {
+        self.topics_by_name.delete_snapshot(epoch, previous);
+        self.topics.delete_snapshot(epoch, previous);
+    }
+    fn delete_snapshots_up_to(&mut self, epoch: i64) {
+        self.topics_by_name.delete_snapshots_up_to(epoch);
+        self.topics.delete_snapshots_up_to(epoch);
+    }
+}
