@@ -18,12 +18,17 @@ pub struct InvariantChecker {
     verified_upto: BTreeMap<i32, (u32, i64)>,
     /// How many checks ran.
     pub checks: u64,
+    /// Compare controller state with a replay every this many checks (1 = every event).
+    pub controller_check_every: u64,
 }
 
 impl InvariantChecker {
-    /// A checker with nothing seen yet.
+    /// A checker with nothing seen yet, checking controllers after every event.
     pub fn new() -> Self {
-        Self::default()
+        InvariantChecker {
+            controller_check_every: 1,
+            ..Default::default()
+        }
     }
 
     /// Offsets known committed so far.
@@ -161,6 +166,31 @@ impl InvariantChecker {
                             hw - 1
                         ));
                     }
+                }
+            }
+        }
+        // Every controller's state equals a replay of its log up to what it has applied.
+        if self.checks % self.controller_check_every.max(1) == 0 {
+            for node in world.nodes() {
+                let Some(c) = &node.controller else { continue };
+                if node.raft.as_ref().is_some_and(|r| r.pending_records() > 0) {
+                    continue;
+                }
+                let upto = c.applied_offset();
+                let log = &node.disk.metadata_log;
+                if upto >= log.end_offset() {
+                    continue;
+                }
+                let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
+                    .map_err(|e| {
+                    format!("at {now} ms node {} log does not replay: {e}", node.id)
+                })?;
+                let held = c.state.summary();
+                if replayed != held {
+                    return Err(format!(
+                        "at {now} ms controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
+                        node.id
+                    ));
                 }
             }
         }

@@ -149,6 +149,37 @@ pub struct ControllerState {
     pub replication: ReplicationControlManager,
 }
 
+impl ControllerState {
+    /// A canonical text of the current contents (history left out), for comparisons and views.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        for (k, v) in self.features.levels.iter() {
+            out.push_str(&format!("feature {k}={v}\n"));
+        }
+        for (id, c) in self.cluster.controllers.iter() {
+            out.push_str(&format!("controller {id} {}\n", c.incarnation_id));
+        }
+        for (id, b) in self.cluster.brokers.iter() {
+            out.push_str(&format!(
+                "broker {id} epoch={} fenced={} shutdown={}\n",
+                b.record.broker_epoch, b.record.fenced, b.record.in_controlled_shutdown
+            ));
+        }
+        for ((t, n, k), v) in self.configs.configs.iter() {
+            out.push_str(&format!("config {t} '{n}' {k}={v}\n"));
+        }
+        for (name, id) in self.replication.topics_by_name.iter() {
+            out.push_str(&format!("topic {name} {id}\n"));
+            if let Some(info) = self.replication.topics.get(id) {
+                for p in info.parts.values() {
+                    out.push_str(&format!("  {}\n", p.partition_registration_text()));
+                }
+            }
+        }
+        out
+    }
+}
+
 impl Revertable for ControllerState {
     fn revert_to_snapshot(&mut self, epoch: i64) {
         self.features.revert_to_snapshot(epoch);
@@ -177,6 +208,8 @@ pub struct RegistrationState {
     pub pending: Option<(i32, u64)>,
     /// Do not send again before this time.
     pub retry_at_ms: u64,
+    /// The active controller accepted this incarnation's registration.
+    pub succeeded: bool,
     next_correlation_id: u64,
 }
 
@@ -198,7 +231,7 @@ pub struct QuorumController {
     pub state: ControllerState,
     cur_claim_epoch: Option<i32>,
     last_leader: Option<LeaderAndEpoch>,
-    records_replayed: u64,
+    committed_records: u64,
     /// The last event run, for views.
     pub last_event: Option<String>,
     /// The last ControllerResult produced, for views.
@@ -222,7 +255,7 @@ impl QuorumController {
             state: ControllerState::default(),
             cur_claim_epoch: None,
             last_leader: None,
-            records_replayed: 0,
+            committed_records: 0,
             last_event: None,
             last_result: None,
             registration: RegistrationState::default(),
@@ -317,6 +350,7 @@ impl QuorumController {
                         body,
                         ControllerResponse::ControllerRegistration { error: None }
                     );
+                    self.registration.succeeded = ok;
                     if !ok {
                         self.registration.retry_at_ms = now_ms + self.config.registration_retry_ms;
                     }
@@ -335,6 +369,7 @@ impl QuorumController {
             .get(&self.node_id)
             .is_some_and(|r| r.incarnation_id == self.incarnation_id);
         if registered
+            || self.registration.succeeded
             || self.registration.pending.is_some()
             || now_ms < self.registration.retry_at_ms
         {
@@ -431,7 +466,7 @@ impl QuorumController {
         match op {
             WriteOp::CompleteActivation => {
                 let mut records = Vec::new();
-                if self.records_replayed == 0 {
+                if self.committed_records == 0 {
                     let mut bootstrap: Vec<MetadataRecord> = bootstrap_features()
                         .into_iter()
                         .map(MetadataRecord::FeatureLevel)
@@ -664,7 +699,13 @@ impl QuorumController {
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
         for batch in batches {
+            // Control batches (LeaderChange, KRaftVersion, KRaftVoters) only update metrics in
+            // Kafka: the committed and stable offsets move with metadata batches.
+            if batch.is_control {
+                continue;
+            }
             let last = batch.last_offset();
+            self.committed_records += batch.records.len() as u64;
             if self.is_active() {
                 // Already replayed when it was appended.
                 self.offset_control.handle_commit_batch(
@@ -679,11 +720,9 @@ impl QuorumController {
                     Self::respond(out, w.reply, w.response);
                 }
             } else {
-                if !batch.is_control {
-                    for (i, r) in batch.records.iter().enumerate() {
-                        if let Record::Metadata(m) = r {
-                            self.replay(m, batch.base_offset + i as i64, io)?;
-                        }
+                for (i, r) in batch.records.iter().enumerate() {
+                    if let Record::Metadata(m) = r {
+                        self.replay(m, batch.base_offset + i as i64, io)?;
                     }
                 }
                 self.offset_control.handle_commit_batch(
@@ -828,12 +867,24 @@ impl QuorumController {
         offset: i64,
         io: &mut RaftIo,
     ) -> Result<(), String> {
+        let (logger, line) = self.apply(r, offset)?;
+        if let Some(line) = line {
+            self.log(io, Level::Info, logger, line);
+        }
+        Ok(())
+    }
+
+    /// Apply one record; returns the logger and the line to log.
+    fn apply(
+        &mut self,
+        r: &MetadataRecord,
+        offset: i64,
+    ) -> Result<(&'static str, Option<String>), String> {
         const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
         const CLUSTER: &str = "org.apache.kafka.controller.ClusterControlManager";
         const FEATURES: &str = "org.apache.kafka.controller.FeatureControlManager";
         const CONFIGS: &str = "org.apache.kafka.controller.ConfigurationControlManager";
         const OFFSETS: &str = "org.apache.kafka.controller.OffsetControlManager";
-        self.records_replayed += 1;
         let registry = &self.offset_control.snapshot_registry;
         let (logger, line) = match r {
             MetadataRecord::Topic(t) => (
@@ -903,9 +954,37 @@ impl QuorumController {
             }
             MetadataRecord::NoOp => (OFFSETS, None),
         };
-        if let Some(line) = line {
-            self.log(io, Level::Info, logger, line);
+        Ok((logger, line))
+    }
+
+    /// The state a standby would hold after replaying `log`'s metadata records up to and
+    /// including `upto`, as [`ControllerState::summary`] text (the invariant "controller state
+    /// equals replay of the committed log").
+    pub fn replay_log_summary(
+        log: &crate::raft::log::RaftLog,
+        upto: i64,
+    ) -> Result<String, String> {
+        let mut c = QuorumController::new(-1, 0, Uuid::ZERO, ControllerConfig::default());
+        for b in log.batches() {
+            if b.is_control || b.last_offset() > upto {
+                continue;
+            }
+            for (i, r) in b.records.iter().enumerate() {
+                if let Record::Metadata(m) = r {
+                    c.apply(m, b.base_offset + i as i64)?;
+                }
+            }
         }
-        Ok(())
+        Ok(c.state.summary())
+    }
+
+    /// The offset up to which this controller's state reflects the log: the last committed
+    /// offset on a standby; on the active controller, the last offset it wrote.
+    pub fn applied_offset(&self) -> i64 {
+        if self.is_active() {
+            self.offset_control.next_write_offset - 1
+        } else {
+            self.offset_control.last_committed_offset
+        }
     }
 }

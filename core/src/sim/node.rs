@@ -5,6 +5,7 @@ use super::disk::Disk;
 use super::message::Message;
 use super::node_log::NodeLog;
 use super::uuid::Uuid;
+use crate::controller::QuorumController;
 use crate::raft::KafkaRaftClient;
 
 /// The OS-level state of a process.
@@ -81,4 +82,10 @@ pub struct Node {
     pub wake_gen: u64,
     /// How many times the process was started.
     pub incarnation: u32,
+    /// The QuorumController while a controller process runs.
+    pub controller: Option<QuorumController>,
+    /// When the controller's event handler is scheduled to run next.
+    pub controller_run_ms: Option<u64>,
+    /// Generation of that schedule; older run events are stale.
+    pub controller_gen: u64,
 }

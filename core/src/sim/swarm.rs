@@ -42,6 +42,10 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let controllers: Vec<i32> = (0..voters).map(|i| 100 + i).collect();
     let brokers: Vec<i32> = (0..observers).map(|i| 1 + i).collect();
     let mut config = WorldConfig::new(seed, controllers.clone(), brokers.clone());
+    // Half the seeds run QuorumControllers (their own writes, reverts under faults); the others
+    // are Raft alone with raw appends, as Kafka's RaftEventSimulationTest.
+    config.run_controllers = plan.chance(0.5);
+    let raw_appends = !config.run_controllers;
     config.network.latency_ms = plan.range_inclusive(0, 3);
     config.network.jitter_ms = plan.range_inclusive(0, 20);
     let fault_every_ms = plan.range_inclusive(200, 3000);
@@ -54,6 +58,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let fail = |w: &World, what: String| format!("seed {seed} at {} ms: {what}", w.now_ms());
     let mut world = World::new(config).map_err(|e| format!("seed {seed}: {e}"))?;
     let mut checker = InvariantChecker::new();
+    checker.controller_check_every = 8;
     let mut faults = 0;
     let mut next_fault = fault_every_ms;
     let mut next_append = 100;
@@ -68,7 +73,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             ));
         }
         checker.check(&world).map_err(|e| fail(&world, e))?;
-        if world.now_ms() >= next_append {
+        if raw_appends && world.now_ms() >= next_append {
             next_append = world.now_ms() + plan.range_inclusive(50, 700);
             let n = 1 + plan.below(3) as usize;
             world.append_to_leader(
@@ -169,12 +174,19 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             }
         }
         match appended {
-            None => {
-                if let Some((leader, epoch, offset)) =
+            None if raw_appends => {
+                if let Some((_, epoch, offset)) =
                     world.append_to_leader(vec![Record::Metadata(MetadataRecord::NoOp)], false)
                 {
                     appended = Some((epoch, offset));
-                    let _ = leader;
+                }
+            }
+            None => {
+                // The active controller writes a NoOpRecord every 500 ms: wait for a new one.
+                if let Some(id) = world.active_controller() {
+                    let n = world.node(id).expect("node");
+                    let epoch = n.raft.as_ref().expect("running").quorum.epoch();
+                    appended = Some((epoch, n.disk.metadata_log.end_offset()));
                 }
             }
             Some((epoch, offset)) => {

@@ -8,6 +8,8 @@ use super::node_log::{Level, LogFile, LogLine, NodeLog};
 use super::rng::SimRng;
 use super::scheduler::Scheduler;
 use super::uuid::Uuid;
+use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
+use crate::controller::{ControllerConfig, QuorumController};
 use crate::raft::batch::Record;
 use crate::raft::io::{Outbound, RaftIo};
 use crate::raft::messages::Errors;
@@ -69,6 +71,11 @@ pub struct WorldConfig {
     pub quorum: QuorumConfig,
     /// Network settings.
     pub network: NetworkConfig,
+    /// QuorumController settings of every controller.
+    pub controller: ControllerConfig,
+    /// Run a QuorumController on every voter (off for Raft-only tests, as Kafka's
+    /// RaftEventSimulationTest runs Raft alone).
+    pub run_controllers: bool,
 }
 
 impl WorldConfig {
@@ -81,6 +88,8 @@ impl WorldConfig {
             combined: Vec::new(),
             quorum: QuorumConfig::default(),
             network: NetworkConfig::default(),
+            controller: ControllerConfig::default(),
+            run_controllers: true,
         }
     }
 
@@ -123,6 +132,8 @@ enum Event {
     Wake { node: i32, gen: u64 },
     /// The end of a `slow` pause: SIGCONT.
     Resume { node: i32 },
+    /// The QuorumController's event handler runs its next event.
+    ControllerRun { node: i32, gen: u64 },
 }
 
 /// A record of a notable thing the world did, for traces and tests.
@@ -151,6 +162,37 @@ pub struct World {
     open_requests: BTreeMap<(i32, i32, u64, bool), Message>,
     /// Fatal faults seen (a bug in the engine if ever non-empty).
     fatal_faults: Vec<String>,
+    admin: AdminClient,
+}
+
+/// The node id the admin client (the tools) sends from.
+pub const ADMIN_CLIENT_ID: i32 = -1;
+
+/// The tools' client: requests sent and responses received.
+#[derive(Clone, Debug, Default)]
+struct AdminClient {
+    next_correlation_id: u64,
+    responses: BTreeMap<u64, ControllerResponse>,
+}
+
+/// The error response a non-controller gives to a controller request.
+fn not_controller_response(body: &ControllerRequest) -> Option<ControllerResponse> {
+    use crate::controller::rpc::ApiError;
+    Some(match body {
+        ControllerRequest::ControllerRegistration { .. } => {
+            ControllerResponse::ControllerRegistration {
+                error: Some(ApiError::NotController),
+            }
+        }
+        ControllerRequest::CreateTopics { .. } => ControllerResponse::CreateTopics {
+            topics: Vec::new(),
+            error: Some(ApiError::NotController),
+        },
+        ControllerRequest::DeleteTopics { .. } => ControllerResponse::DeleteTopics {
+            topics: Vec::new(),
+            error: Some(ApiError::NotController),
+        },
+    })
 }
 
 /// How long a graceful shutdown waits for EndQuorumEpoch acknowledgements.
@@ -189,6 +231,9 @@ impl World {
                     scheduled_wake_ms: None,
                     wake_gen: 0,
                     incarnation: 0,
+                    controller: None,
+                    controller_run_ms: None,
+                    controller_gen: 0,
                 },
             );
         }
@@ -216,6 +261,7 @@ impl World {
             events_run: 0,
             open_requests: BTreeMap::new(),
             fatal_faults: Vec::new(),
+            admin: AdminClient::default(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
         for id in ids {
@@ -356,6 +402,10 @@ impl World {
                 .nodes
                 .get(node)
                 .is_some_and(|n| n.process == ProcessState::Stopped),
+            Event::ControllerRun { node, gen } => self
+                .nodes
+                .get(node)
+                .is_some_and(|n| n.controller_gen == *gen && n.process == ProcessState::Running),
         }
     }
 
@@ -371,17 +421,36 @@ impl World {
             Event::Resume { node } => {
                 let _ = self.cont(node);
             }
+            Event::ControllerRun { node, .. } => self.run_controller(node),
         }
     }
 
-    /// Run `f` on a running node's client, then poll it, send its outbox, schedule its wake-up.
+    /// Run `f` on a running node's Raft client, then the node's usual after-step work.
     fn with_raft(
         &mut self,
         id: i32,
         f: impl FnOnce(&mut KafkaRaftClient, &mut RaftIo) -> Result<(), String>,
     ) {
+        self.with_node(id, |raft, _, io, _| f(raft, io));
+    }
+
+    /// Run `f` on a running node (its Raft client and, on controllers, its QuorumController),
+    /// then poll Raft, hand committed batches and leader changes to the controller, send what
+    /// was produced and schedule the next wake-ups.
+    fn with_node(
+        &mut self,
+        id: i32,
+        f: impl FnOnce(
+            &mut KafkaRaftClient,
+            Option<&mut QuorumController>,
+            &mut RaftIo,
+            &mut Vec<(i32, ControllerMessage)>,
+        ) -> Result<(), String>,
+    ) {
         let now = self.now_ms;
         let mut outbox: Vec<Outbound> = Vec::new();
+        let mut cout: Vec<(i32, ControllerMessage)> = Vec::new();
+        let mut controller_next: Option<u64> = None;
         let result = {
             let Some(node) = self.nodes.get_mut(&id) else {
                 return;
@@ -390,23 +459,50 @@ impl World {
             if node.process != ProcessState::Running {
                 return;
             }
-            let Some(raft) = node.raft.as_mut() else {
+            let Node {
+                raft,
+                controller,
+                disk,
+                log,
+                ..
+            } = node;
+            let Some(raft) = raft.as_mut() else {
                 return;
             };
             let mut io = RaftIo {
                 now_ms: now,
                 rng: &mut self.rng,
-                disk: &mut node.disk,
-                log: &mut node.log,
+                disk,
+                log,
                 outbox: &mut outbox,
             };
-            f(raft, &mut io).and_then(|_| raft.poll(&mut io))
+            let r =
+                f(raft, controller.as_mut(), &mut io, &mut cout).and_then(|_| raft.poll(&mut io));
+            if r.is_ok() {
+                let events = raft.poll_listener(&io);
+                if let Some(c) = controller.as_mut() {
+                    c.handle_raft_events(events, now);
+                    if let Some(m) = c.poll_registration(now) {
+                        cout.push(m);
+                    }
+                    controller_next = c.next_run_ms(now);
+                }
+            }
+            r
         };
         for o in outbox {
             self.send(id, o.to, Message::Raft(o.message));
         }
+        for (to, m) in cout {
+            self.send(id, to, Message::Controller(m));
+        }
         match result {
-            Ok(wake) => self.schedule_wake(id, wake),
+            Ok(wake) => {
+                self.schedule_wake(id, wake);
+                if let Some(t) = controller_next {
+                    self.schedule_controller_run(id, t);
+                }
+            }
             Err(fault) => self.fatal(id, fault),
         }
         let exited = self
@@ -417,6 +513,101 @@ impl World {
         if exited {
             self.crash(id);
         }
+    }
+
+    fn schedule_controller_run(&mut self, id: i32, at_ms: u64) {
+        let Some(node) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        if node.controller_run_ms == Some(at_ms) {
+            return;
+        }
+        node.controller_gen += 1;
+        node.controller_run_ms = Some(at_ms);
+        let gen = node.controller_gen;
+        self.scheduler.schedule(
+            at_ms.max(self.now_ms),
+            Event::ControllerRun { node: id, gen },
+        );
+    }
+
+    fn run_controller(&mut self, id: i32) {
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.controller_run_ms = None;
+        }
+        self.with_node(id, |raft, ctrl, io, cout| match ctrl {
+            Some(c) => c.run_one(raft, io, cout),
+            None => Ok(()),
+        });
+    }
+
+    fn handle_controller_message(&mut self, to: i32, from: i32, msg: ControllerMessage) {
+        let now = self.now_ms;
+        self.with_node(to, |_, ctrl, _, cout| {
+            match ctrl {
+                Some(c) => match &msg {
+                    ControllerMessage::Response {
+                        correlation_id,
+                        body: ControllerResponse::Failed { .. },
+                    } => c.registration_failed(*correlation_id, now),
+                    _ => c.handle_message(from, msg, now),
+                },
+                None => {
+                    // Not a controller: refuse requests as a broker without a channel would.
+                    if let ControllerMessage::Request {
+                        correlation_id,
+                        body,
+                    } = &msg
+                    {
+                        if let Some(r) = not_controller_response(body) {
+                            cout.push((
+                                from,
+                                ControllerMessage::Response {
+                                    correlation_id: *correlation_id,
+                                    body: r,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+
+    // ----- the admin client (kafka-topics.sh and friends) -----
+
+    /// Send a controller request from the admin client to node `to` (as
+    /// `--bootstrap-controller` does). Returns the correlation id to wait for.
+    pub fn admin_send(&mut self, to: i32, request: ControllerRequest) -> Result<u64, SimError> {
+        if !self.nodes.contains_key(&to) {
+            return Err(SimError::UnknownNode(to));
+        }
+        let cid = self.admin.next_correlation_id;
+        self.admin.next_correlation_id += 1;
+        self.send(
+            ADMIN_CLIENT_ID,
+            to,
+            Message::Controller(ControllerMessage::Request {
+                correlation_id: cid,
+                body: request,
+            }),
+        );
+        Ok(cid)
+    }
+
+    /// The admin client's response to request `cid`, once it arrived.
+    pub fn admin_response(&self, cid: u64) -> Option<&ControllerResponse> {
+        self.admin.responses.get(&cid)
+    }
+
+    /// The running node whose QuorumController is active, if any.
+    pub fn active_controller(&self) -> Option<i32> {
+        self.nodes
+            .values()
+            .filter(|n| n.process == ProcessState::Running)
+            .find(|n| n.controller.as_ref().is_some_and(|c| c.is_active()))
+            .map(|n| n.id)
     }
 
     fn schedule_wake(&mut self, id: i32, wake_ms: u64) {
@@ -532,6 +723,17 @@ impl World {
             self.network.record_drop(m);
             return;
         }
+        if m.to == ADMIN_CLIENT_ID {
+            self.network.delivered += 1;
+            if let Message::Controller(ControllerMessage::Response {
+                correlation_id,
+                body,
+            }) = m.message
+            {
+                self.admin.responses.insert(correlation_id, body);
+            }
+            return;
+        }
         let Some(node) = self.nodes.get_mut(&m.to) else {
             return;
         };
@@ -562,14 +764,6 @@ impl World {
         }
     }
 
-    fn handle_controller_message(
-        &mut self,
-        _to: i32,
-        _from: i32,
-        _msg: crate::controller::rpc::ControllerMessage,
-    ) {
-    }
-
     // ----- processes -----
 
     fn start_process(&mut self, id: i32) {
@@ -577,6 +771,8 @@ impl World {
         let voters = self.voters.clone();
         let quorum = self.config.quorum.clone();
         let cluster_id = self.cluster_id.to_string();
+        let controller_config = self.config.controller.clone();
+        let run_controllers = self.config.run_controllers;
         let mut outbox = Vec::new();
         let result = {
             let node = self.nodes.get_mut(&id).expect("node exists");
@@ -591,6 +787,24 @@ impl World {
                 disk: &mut node.disk,
                 log: &mut node.log,
                 outbox: &mut outbox,
+            };
+            node.controller_run_ms = None;
+            node.controller_gen += 1;
+            node.controller = if node.roles.is_voter() && run_controllers {
+                let port = voters
+                    .iter()
+                    .find(|v| v.key.id == id)
+                    .map(|v| v.port)
+                    .unwrap_or(0);
+                let incarnation = Uuid::random(io.rng);
+                Some(QuorumController::new(
+                    id,
+                    port,
+                    incarnation,
+                    controller_config.clone(),
+                ))
+            } else {
+                None
             };
             let created =
                 KafkaRaftClient::new(id, node.directory_id, voters, quorum, cluster_id, &mut io);
@@ -610,6 +824,8 @@ impl World {
             Ok(wake) => self.schedule_wake(id, wake),
             Err(fault) => self.fatal(id, fault),
         }
+        // Let the listener and the controller see the initial state.
+        self.with_node(id, |_, _, _, _| Ok(()));
     }
 
     /// End a process at once: volatile state gone, connections reset (peers see their
@@ -618,6 +834,9 @@ impl World {
         if let Some(n) = self.nodes.get_mut(&id) {
             n.process = ProcessState::Killed;
             n.raft = None;
+            n.controller = None;
+            n.controller_run_ms = None;
+            n.controller_gen += 1;
             n.stopped_inbox.clear();
             n.scheduled_wake_ms = None;
             n.wake_gen += 1;
@@ -655,11 +874,12 @@ impl World {
             .retain(|(_, client, _, _), _| *client != id);
         let latency = self.network.config.latency_ms.max(1);
         for (client, f) in failed {
-            if self
-                .nodes
-                .get(&client)
-                .is_some_and(|n| n.process != ProcessState::Killed)
-            {
+            let alive = client == ADMIN_CLIENT_ID
+                || self
+                    .nodes
+                    .get(&client)
+                    .is_some_and(|n| n.process != ProcessState::Killed);
+            if alive {
                 self.send_failure(id, client, f, latency);
             }
         }
@@ -723,6 +943,8 @@ impl World {
         node.process = ProcessState::Stopped;
         node.scheduled_wake_ms = None;
         node.wake_gen += 1;
+        node.controller_run_ms = None;
+        node.controller_gen += 1;
         Ok(())
     }
 
