@@ -7,13 +7,11 @@ use kraft_core::metadata::MetadataRecord;
 use kraft_core::raft::batch::Record;
 use kraft_core::sim::{World, WorldConfig};
 
+/// A Raft-only world (no QuorumController appending records), as RaftEventSimulationTest.
 fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
-    World::new(WorldConfig::new(
-        seed,
-        controllers.to_vec(),
-        brokers.to_vec(),
-    ))
-    .expect("world")
+    let mut config = WorldConfig::new(seed, controllers.to_vec(), brokers.to_vec());
+    config.run_controllers = false;
+    World::new(config).expect("world")
 }
 
 /// Run `ms`, checking invariants after every event.
