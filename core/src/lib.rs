@@ -11,6 +11,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod broker;
 pub mod cli;
 pub mod controller;
 pub mod invariants;

@@ -1,9 +1,12 @@
 //! ClusterControlManager: broker and controller registrations.
 
+use super::rpc::ApiError;
 use crate::metadata::{
-    BrokerRegistrationChangeRecord, RegisterBrokerRecord, RegisterControllerRecord, FENCING_FENCE,
-    FENCING_UNFENCE, IN_CONTROLLED_SHUTDOWN,
+    BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
+    RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE, IN_CONTROLLED_SHUTDOWN,
+    SECURITY_PROTOCOL_PLAINTEXT,
 };
+use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
 
 /// A registered broker as the controller holds it.
@@ -93,6 +96,56 @@ impl ClusterControlManager {
             r.end_points.first().map(|e| e.port).unwrap_or(0),
             if new { "" } else { " Previous incarnation was replaced." }
         )
+    }
+
+    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest; the broker
+    /// epoch is the offset the record will be written at.
+    pub fn register_broker(
+        &self,
+        broker_id: i32,
+        incarnation_id: Uuid,
+        port: u16,
+        log_dirs: Vec<Uuid>,
+        next_write_offset: i64,
+    ) -> Result<RegisterBrokerRecord, (ApiError, String)> {
+        if let Some(existing) = self.brokers.get(&broker_id) {
+            if existing.record.incarnation_id != incarnation_id && !existing.record.fenced {
+                return Err((
+                    ApiError::DuplicateBrokerRegistration,
+                    format!(
+                        "Another broker is registered with that broker id. The incarnation ID is {}",
+                        existing.record.incarnation_id
+                    ),
+                ));
+            }
+        }
+        Ok(RegisterBrokerRecord {
+            broker_id,
+            incarnation_id,
+            broker_epoch: next_write_offset,
+            end_points: vec![Endpoint {
+                name: "PLAINTEXT".into(),
+                host: "localhost".into(),
+                port,
+                security_protocol: SECURITY_PROTOCOL_PLAINTEXT,
+            }],
+            features: vec![
+                FeatureRange {
+                    name: "kraft.version".into(),
+                    min_supported_version: 0,
+                    max_supported_version: 1,
+                },
+                FeatureRange {
+                    name: "metadata.version".into(),
+                    min_supported_version: 7,
+                    max_supported_version: 33,
+                },
+            ],
+            fenced: true,
+            in_controlled_shutdown: false,
+            log_dirs,
+            ..Default::default()
+        })
     }
 
     /// Registered, unfenced brokers not in controlled shutdown, sorted by id.

@@ -6,6 +6,7 @@ pub mod configuration_control;
 pub mod deferred_event_queue;
 pub mod event_queue;
 pub mod feature_control;
+pub mod heartbeat_manager;
 pub mod offset_control;
 pub mod quorum_controller;
 pub mod replication_control;

@@ -8,14 +8,16 @@ use super::configuration_control::ConfigurationControlManager;
 use super::deferred_event_queue::DeferredEventQueue;
 use super::event_queue::KafkaEventQueue;
 use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA_VERSION_NAME};
+use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
 use super::replication_control::ReplicationControlManager;
 use super::rpc::{
     ApiError, ControllerMessage, ControllerRequest, ControllerResponse, CreatableTopic, TopicResult,
 };
 use crate::metadata::{
-    BeginTransactionRecord, ConfigRecord, EndTransactionRecord, Endpoint, FeatureRange,
-    MetadataRecord, RegisterControllerRecord, RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
+    BeginTransactionRecord, BrokerRegistrationChangeRecord, ConfigRecord, EndTransactionRecord,
+    Endpoint, FeatureRange, MetadataRecord, RegisterControllerRecord, FENCING_FENCE,
+    FENCING_UNFENCE, RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
 };
 use crate::raft::batch::{Record, RecordBatch};
 use crate::raft::client::AppendError;
@@ -82,6 +84,30 @@ pub enum WriteOp {
     CreateTopics(Vec<CreatableTopic>),
     /// deleteTopics.
     DeleteTopics(Vec<String>),
+    /// registerBroker.
+    RegisterBroker {
+        /// brokerId
+        broker_id: i32,
+        /// incarnationId
+        incarnation_id: Uuid,
+        /// PLAINTEXT port
+        port: u16,
+        /// logDirs
+        log_dirs: Vec<Uuid>,
+    },
+    /// processBrokerHeartbeat.
+    BrokerHeartbeat {
+        /// brokerId
+        broker_id: i32,
+        /// brokerEpoch
+        broker_epoch: i64,
+        /// currentMetadataOffset
+        current_metadata_offset: i64,
+        /// wantFence
+        want_fence: bool,
+        /// wantShutDown
+        want_shut_down: bool,
+    },
 }
 
 impl WriteOp {
@@ -93,6 +119,8 @@ impl WriteOp {
             WriteOp::RegisterController { .. } => "registerController".into(),
             WriteOp::CreateTopics(_) => "createTopics".into(),
             WriteOp::DeleteTopics(_) => "deleteTopics".into(),
+            WriteOp::RegisterBroker { .. } => "registerBroker".into(),
+            WriteOp::BrokerHeartbeat { .. } => "processBrokerHeartbeat".into(),
         }
     }
 }
@@ -238,6 +266,8 @@ pub struct QuorumController {
     pub last_result: Option<ControllerResult>,
     /// The ControllerRegistrationManager.
     pub registration: RegistrationState,
+    /// Broker sessions (active controller only).
+    pub heartbeats: BrokerHeartbeatManager,
 }
 
 impl QuorumController {
@@ -259,6 +289,7 @@ impl QuorumController {
             last_event: None,
             last_result: None,
             registration: RegistrationState::default(),
+            heartbeats: BrokerHeartbeatManager::default(),
         }
     }
 
@@ -335,6 +366,30 @@ impl QuorumController {
                     },
                     ControllerRequest::CreateTopics { topics } => WriteOp::CreateTopics(topics),
                     ControllerRequest::DeleteTopics { names } => WriteOp::DeleteTopics(names),
+                    ControllerRequest::BrokerRegistration {
+                        broker_id,
+                        incarnation_id,
+                        port,
+                        log_dirs,
+                    } => WriteOp::RegisterBroker {
+                        broker_id,
+                        incarnation_id,
+                        port,
+                        log_dirs,
+                    },
+                    ControllerRequest::BrokerHeartbeat {
+                        broker_id,
+                        broker_epoch,
+                        current_metadata_offset,
+                        want_fence,
+                        want_shut_down,
+                    } => WriteOp::BrokerHeartbeat {
+                        broker_id,
+                        broker_epoch,
+                        current_metadata_offset,
+                        want_fence,
+                        want_shut_down,
+                    },
                 };
                 let name = op.name(self.cur_claim_epoch.unwrap_or(-1));
                 self.queue
@@ -444,22 +499,34 @@ impl QuorumController {
     }
 
     fn not_controller(op: &WriteOp) -> Option<ControllerResponse> {
-        match op {
-            WriteOp::RegisterController { .. } => {
-                Some(ControllerResponse::ControllerRegistration {
-                    error: Some(ApiError::NotController),
-                })
-            }
-            WriteOp::CreateTopics(_) => Some(ControllerResponse::CreateTopics {
-                topics: Vec::new(),
-                error: Some(ApiError::NotController),
-            }),
-            WriteOp::DeleteTopics(_) => Some(ControllerResponse::DeleteTopics {
-                topics: Vec::new(),
-                error: Some(ApiError::NotController),
-            }),
-            _ => None,
-        }
+        let request = match op {
+            WriteOp::RegisterController {
+                controller_id,
+                incarnation_id,
+                port,
+            } => ControllerRequest::ControllerRegistration {
+                controller_id: *controller_id,
+                incarnation_id: *incarnation_id,
+                port: *port,
+            },
+            WriteOp::CreateTopics(t) => ControllerRequest::CreateTopics { topics: t.clone() },
+            WriteOp::DeleteTopics(n) => ControllerRequest::DeleteTopics { names: n.clone() },
+            WriteOp::RegisterBroker { broker_id, .. } => ControllerRequest::BrokerRegistration {
+                broker_id: *broker_id,
+                incarnation_id: Uuid::ZERO,
+                port: 0,
+                log_dirs: Vec::new(),
+            },
+            WriteOp::BrokerHeartbeat { broker_id, .. } => ControllerRequest::BrokerHeartbeat {
+                broker_id: *broker_id,
+                broker_epoch: -1,
+                current_metadata_offset: -1,
+                want_fence: true,
+                want_shut_down: false,
+            },
+            _ => return None,
+        };
+        Some(request.not_controller_response())
     }
 
     fn generate(&mut self, op: &WriteOp, io: &mut RaftIo) -> ControllerResult {
@@ -503,11 +570,86 @@ impl QuorumController {
                 response: None,
                 is_atomic: false,
             },
-            WriteOp::MaybeFenceStaleBroker => ControllerResult {
-                records: Vec::new(),
-                response: None,
-                is_atomic: true,
-            },
+            WriteOp::MaybeFenceStaleBroker => {
+                let now = io.now_ms;
+                let mut records = Vec::new();
+                if let Some(id) = self
+                    .heartbeats
+                    .find_one_stale_broker(now, self.config.session_timeout_ms)
+                {
+                    let epoch = self
+                        .state
+                        .cluster
+                        .brokers
+                        .get(&id)
+                        .map(|b| b.record.broker_epoch)
+                        .unwrap_or(-1);
+                    self.log(
+                        io,
+                        Level::Info,
+                        "org.apache.kafka.controller.ReplicationControlManager",
+                        format!(
+                            "Fencing broker {id} at epoch {epoch} because its session has timed out."
+                        ),
+                    );
+                    records = self.handle_broker_fenced(id, epoch);
+                    self.heartbeats.fence(id);
+                }
+                ControllerResult {
+                    records,
+                    response: None,
+                    is_atomic: true,
+                }
+            }
+            WriteOp::RegisterBroker {
+                broker_id,
+                incarnation_id,
+                port,
+                log_dirs,
+            } => {
+                let next = self.offset_control.next_write_offset;
+                match self.state.cluster.register_broker(
+                    *broker_id,
+                    *incarnation_id,
+                    *port,
+                    log_dirs.clone(),
+                    next,
+                ) {
+                    Ok(record) => {
+                        self.heartbeats.touch(*broker_id, true, -1, io.now_ms);
+                        ControllerResult {
+                            response: Some(ControllerResponse::BrokerRegistration {
+                                error: None,
+                                broker_epoch: record.broker_epoch,
+                            }),
+                            records: vec![MetadataRecord::RegisterBroker(record)],
+                            is_atomic: true,
+                        }
+                    }
+                    Err((e, _)) => ControllerResult {
+                        records: Vec::new(),
+                        response: Some(ControllerResponse::BrokerRegistration {
+                            error: Some(e),
+                            broker_epoch: -1,
+                        }),
+                        is_atomic: true,
+                    },
+                }
+            }
+            WriteOp::BrokerHeartbeat {
+                broker_id,
+                broker_epoch,
+                current_metadata_offset,
+                want_fence,
+                want_shut_down,
+            } => self.process_broker_heartbeat(
+                *broker_id,
+                *broker_epoch,
+                *current_metadata_offset,
+                *want_fence,
+                *want_shut_down,
+                io,
+            ),
             WriteOp::RegisterController {
                 controller_id,
                 incarnation_id,
@@ -582,6 +724,113 @@ impl QuorumController {
                     is_atomic: true,
                 }
             }
+        }
+    }
+
+    /// `handleBrokerFenced`: PartitionChangeRecords taking the broker out of every ISR, then the
+    /// BrokerRegistrationChangeRecord that fences it.
+    fn handle_broker_fenced(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+        let usable: Vec<i32> = self
+            .state
+            .cluster
+            .usable_brokers()
+            .into_iter()
+            .filter(|b| *b != id)
+            .collect();
+        let mut records =
+            self.state
+                .replication
+                .remove_from_isrs(id, &usable, self.min_insync_replicas());
+        records.push(MetadataRecord::BrokerRegistrationChange(
+            BrokerRegistrationChangeRecord {
+                broker_id: id,
+                broker_epoch: epoch,
+                fenced: FENCING_FENCE,
+                ..Default::default()
+            },
+        ));
+        records
+    }
+
+    /// The cluster-wide `min.insync.replicas` (bootstrap sets 1).
+    fn min_insync_replicas(&self) -> usize {
+        self.state
+            .configs
+            .configs
+            .get(&(
+                RESOURCE_TYPE_BROKER,
+                String::new(),
+                "min.insync.replicas".to_string(),
+            ))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+    }
+
+    /// `processBrokerHeartbeat`: touch the session; unfence a broker that caught up with its
+    /// registration and no longer wants to be fenced.
+    fn process_broker_heartbeat(
+        &mut self,
+        broker_id: i32,
+        broker_epoch: i64,
+        current_metadata_offset: i64,
+        want_fence: bool,
+        want_shut_down: bool,
+        io: &mut RaftIo,
+    ) -> ControllerResult {
+        let reply = |error, caught_up, fenced| ControllerResponse::BrokerHeartbeat {
+            error,
+            is_caught_up: caught_up,
+            is_fenced: fenced,
+            should_shut_down: false,
+        };
+        let Some(reg) = self.state.cluster.brokers.get(&broker_id).cloned() else {
+            return ControllerResult {
+                records: Vec::new(),
+                response: Some(reply(Some(ApiError::BrokerIdNotRegistered), false, true)),
+                is_atomic: true,
+            };
+        };
+        if reg.record.broker_epoch != broker_epoch {
+            return ControllerResult {
+                records: Vec::new(),
+                response: Some(reply(Some(ApiError::StaleBrokerEpoch), false, true)),
+                is_atomic: true,
+            };
+        }
+        let _ = want_shut_down;
+        let is_caught_up = current_metadata_offset >= reg.register_offset;
+        let mut fenced = reg.record.fenced;
+        let mut records = Vec::new();
+        if fenced && !want_fence && is_caught_up {
+            self.log(
+                io,
+                Level::Info,
+                "org.apache.kafka.controller.BrokerHeartbeatManager",
+                format!(
+                    "The request from broker {broker_id} to unfence has been granted because it has caught up with the offset of its register broker record {}.",
+                    reg.register_offset
+                ),
+            );
+            records.push(MetadataRecord::BrokerRegistrationChange(
+                BrokerRegistrationChangeRecord {
+                    broker_id,
+                    broker_epoch,
+                    fenced: FENCING_UNFENCE,
+                    ..Default::default()
+                },
+            ));
+            records.extend(self.state.replication.elect_leaderless(broker_id));
+            fenced = false;
+        } else if !fenced && want_fence {
+            records = self.handle_broker_fenced(broker_id, broker_epoch);
+            fenced = true;
+        }
+        self.heartbeats
+            .touch(broker_id, fenced, current_metadata_offset, io.now_ms);
+        ControllerResult {
+            records,
+            response: Some(reply(None, is_caught_up, fenced)),
+            is_atomic: true,
         }
     }
 
@@ -765,6 +1014,11 @@ impl QuorumController {
             self.offset_control.activate(next)?;
             self.cur_claim_epoch = Some(le.epoch);
             let now = io.now_ms;
+            // A new active controller gives every registered broker a fresh session.
+            self.heartbeats = BrokerHeartbeatManager::default();
+            for (id, b) in self.state.cluster.brokers.iter() {
+                self.heartbeats.touch(*id, b.record.fenced, -1, now);
+            }
             self.queue.prepend(
                 format!("completeActivation[{}]", le.epoch),
                 ControllerEvent::Write {

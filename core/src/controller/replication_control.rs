@@ -201,6 +201,98 @@ impl ReplicationControlManager {
         (records, results)
     }
 
+    /// `handleBrokerFenced` (and controlled shutdown): remove `broker` from every ISR it is in,
+    /// moving leadership to another usable ISR member, or to none. When an ISR would drop below
+    /// `min_isr`, the removed replica is kept as an eligible leader replica (KIP-966).
+    pub fn remove_from_isrs(
+        &self,
+        broker: i32,
+        usable: &[i32],
+        min_isr: usize,
+    ) -> Vec<MetadataRecord> {
+        let mut out = Vec::new();
+        for info in self.topics.values() {
+            for p in info.parts.values() {
+                if !p.isr.contains(&broker) {
+                    continue;
+                }
+                let new_isr: Vec<i32> = p.isr.iter().copied().filter(|b| *b != broker).collect();
+                let mut change = PartitionChangeRecord {
+                    partition_id: p.partition_id,
+                    topic_id: p.topic_id,
+                    isr: Some(new_isr.clone()),
+                    ..Default::default()
+                };
+                if p.leader == broker {
+                    let next = p
+                        .replicas
+                        .iter()
+                        .copied()
+                        .find(|r| new_isr.contains(r) && usable.contains(r))
+                        .unwrap_or(crate::metadata::NO_LEADER);
+                    change.leader = next;
+                }
+                if new_isr.len() < min_isr {
+                    let mut elr = p.eligible_leader_replicas.clone().unwrap_or_default();
+                    if !elr.contains(&broker) {
+                        elr.push(broker);
+                    }
+                    change.eligible_leader_replicas = Some(elr.clone());
+                    let mut last_known = p.last_known_elr.clone().unwrap_or_default();
+                    if new_isr.is_empty() && !last_known.contains(&broker) {
+                        last_known.push(broker);
+                        change.last_known_elr = Some(last_known);
+                    }
+                }
+                out.push(MetadataRecord::PartitionChange(change));
+            }
+        }
+        out
+    }
+
+    /// `handleBrokerUnfenced`: partitions without a leader whose ISR or ELR holds `broker` get it
+    /// as their leader.
+    pub fn elect_leaderless(&self, broker: i32) -> Vec<MetadataRecord> {
+        let mut out = Vec::new();
+        for info in self.topics.values() {
+            for p in info.parts.values() {
+                let in_elr = p
+                    .eligible_leader_replicas
+                    .as_ref()
+                    .is_some_and(|e| e.contains(&broker));
+                if p.leader != crate::metadata::NO_LEADER
+                    || !p.replicas.contains(&broker)
+                    || !(in_elr || p.isr.contains(&broker))
+                {
+                    continue;
+                }
+                let mut isr = p.isr.clone();
+                if !isr.contains(&broker) {
+                    isr.push(broker);
+                }
+                let mut change = PartitionChangeRecord {
+                    partition_id: p.partition_id,
+                    topic_id: p.topic_id,
+                    leader: broker,
+                    isr: Some(isr),
+                    ..Default::default()
+                };
+                if in_elr {
+                    let elr: Vec<i32> = p
+                        .eligible_leader_replicas
+                        .clone()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|b| *b != broker)
+                        .collect();
+                    change.eligible_leader_replicas = Some(elr);
+                }
+                out.push(MetadataRecord::PartitionChange(change));
+            }
+        }
+        out
+    }
+
     /// `replay(TopicRecord)`.
     pub fn replay_topic(&mut self, registry: &SnapshotRegistry, r: &TopicRecord) -> String {
         self.topics_by_name

@@ -39,15 +39,71 @@ pub enum ControllerRequest {
         /// topic names
         names: Vec<String>,
     },
+    /// BrokerRegistrationRequest from a broker's BrokerLifecycleManager.
+    BrokerRegistration {
+        /// brokerId
+        broker_id: i32,
+        /// incarnationId
+        incarnation_id: Uuid,
+        /// The PLAINTEXT listener port.
+        port: u16,
+        /// logDirs
+        log_dirs: Vec<Uuid>,
+    },
+    /// BrokerHeartbeatRequest.
+    BrokerHeartbeat {
+        /// brokerId
+        broker_id: i32,
+        /// brokerEpoch
+        broker_epoch: i64,
+        /// currentMetadataOffset: how far the broker's MetadataLoader has read.
+        current_metadata_offset: i64,
+        /// wantFence: not ready to be unfenced yet.
+        want_fence: bool,
+        /// wantShutDown: asking for a controlled shutdown.
+        want_shut_down: bool,
+    },
 }
 
 impl ControllerRequest {
+    /// The response a node that is not the active controller gives (NOT_CONTROLLER).
+    pub fn not_controller_response(&self) -> ControllerResponse {
+        let error = Some(ApiError::NotController);
+        match self {
+            ControllerRequest::ControllerRegistration { .. } => {
+                ControllerResponse::ControllerRegistration { error }
+            }
+            ControllerRequest::CreateTopics { .. } => ControllerResponse::CreateTopics {
+                topics: Vec::new(),
+                error,
+            },
+            ControllerRequest::DeleteTopics { .. } => ControllerResponse::DeleteTopics {
+                topics: Vec::new(),
+                error,
+            },
+            ControllerRequest::BrokerRegistration { .. } => {
+                ControllerResponse::BrokerRegistration {
+                    error,
+                    broker_epoch: -1,
+                }
+            }
+            ControllerRequest::BrokerHeartbeat { .. } => ControllerResponse::BrokerHeartbeat {
+                error,
+                is_caught_up: false,
+                is_fenced: true,
+                should_shut_down: false,
+            },
+        }
+    }
+
     /// Kafka's API name.
     pub fn api_name(&self) -> &'static str {
         match self {
             ControllerRequest::ControllerRegistration { .. } => "ControllerRegistration",
             ControllerRequest::CreateTopics { .. } => "CreateTopics",
             ControllerRequest::DeleteTopics { .. } => "DeleteTopics",
+            ControllerRequest::BrokerRegistration { .. } => "BrokerRegistration",
+            ControllerRequest::BrokerHeartbeat { .. } => "BrokerHeartbeat",
         }
     }
 }
@@ -82,6 +138,12 @@ pub enum ApiError {
     InvalidConfig,
     /// REQUEST_TIMED_OUT
     RequestTimedOut,
+    /// STALE_BROKER_EPOCH
+    StaleBrokerEpoch,
+    /// BROKER_ID_NOT_REGISTERED
+    BrokerIdNotRegistered,
+    /// DUPLICATE_BROKER_REGISTRATION
+    DuplicateBrokerRegistration,
 }
 
 impl ApiError {
@@ -96,6 +158,9 @@ impl ApiError {
             ApiError::UnknownTopicOrPartition => "UNKNOWN_TOPIC_OR_PARTITION",
             ApiError::InvalidConfig => "INVALID_CONFIG",
             ApiError::RequestTimedOut => "REQUEST_TIMED_OUT",
+            ApiError::StaleBrokerEpoch => "STALE_BROKER_EPOCH",
+            ApiError::BrokerIdNotRegistered => "BROKER_ID_NOT_REGISTERED",
+            ApiError::DuplicateBrokerRegistration => "DUPLICATE_BROKER_REGISTRATION",
         }
     }
 
@@ -118,6 +183,15 @@ impl ApiError {
                 "org.apache.kafka.common.errors.InvalidConfigurationException"
             }
             ApiError::RequestTimedOut => "org.apache.kafka.common.errors.TimeoutException",
+            ApiError::StaleBrokerEpoch => {
+                "org.apache.kafka.common.errors.StaleBrokerEpochException"
+            }
+            ApiError::BrokerIdNotRegistered => {
+                "org.apache.kafka.common.errors.BrokerIdNotRegisteredException"
+            }
+            ApiError::DuplicateBrokerRegistration => {
+                "org.apache.kafka.common.errors.DuplicateBrokerRegistrationException"
+            }
         }
     }
 }
@@ -144,6 +218,24 @@ pub enum ControllerResponse {
         /// A request-level error (NOT_CONTROLLER).
         error: Option<ApiError>,
     },
+    /// BrokerRegistrationResponse.
+    BrokerRegistration {
+        /// errorCode
+        error: Option<ApiError>,
+        /// brokerEpoch
+        broker_epoch: i64,
+    },
+    /// BrokerHeartbeatResponse.
+    BrokerHeartbeat {
+        /// errorCode
+        error: Option<ApiError>,
+        /// isCaughtUp
+        is_caught_up: bool,
+        /// isFenced
+        is_fenced: bool,
+        /// shouldShutDown
+        should_shut_down: bool,
+    },
     /// Synthesized by the sender's network client: connection refused, reset or timed out.
     Failed {
         /// The API of the lost request.
@@ -160,6 +252,8 @@ impl ControllerResponse {
             ControllerResponse::ControllerRegistration { .. } => "ControllerRegistration",
             ControllerResponse::CreateTopics { .. } => "CreateTopics",
             ControllerResponse::DeleteTopics { .. } => "DeleteTopics",
+            ControllerResponse::BrokerRegistration { .. } => "BrokerRegistration",
+            ControllerResponse::BrokerHeartbeat { .. } => "BrokerHeartbeat",
             ControllerResponse::Failed { api, .. } => api,
         }
     }
@@ -208,6 +302,18 @@ impl ControllerMessage {
                     topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()
                 ),
                 ControllerRequest::DeleteTopics { names } => format!("topics={names:?}"),
+                ControllerRequest::BrokerRegistration { broker_id, .. } => {
+                    format!("brokerId={broker_id}")
+                }
+                ControllerRequest::BrokerHeartbeat {
+                    broker_id,
+                    broker_epoch,
+                    current_metadata_offset,
+                    want_fence,
+                    want_shut_down,
+                } => format!(
+                    "brokerId={broker_id} brokerEpoch={broker_epoch} currentMetadataOffset={current_metadata_offset} wantFence={want_fence} wantShutDown={want_shut_down}"
+                ),
             },
             ControllerMessage::Response { body, .. } => match body {
                 ControllerResponse::ControllerRegistration { error } => {
@@ -228,6 +334,22 @@ impl ControllerMessage {
                         .collect::<Vec<_>>()
                         .join(" "),
                 },
+                ControllerResponse::BrokerRegistration {
+                    error,
+                    broker_epoch,
+                } => format!(
+                    "error={} brokerEpoch={broker_epoch}",
+                    error.map(|e| e.name()).unwrap_or("NONE")
+                ),
+                ControllerResponse::BrokerHeartbeat {
+                    error,
+                    is_caught_up,
+                    is_fenced,
+                    should_shut_down,
+                } => format!(
+                    "error={} isCaughtUp={is_caught_up} isFenced={is_fenced} shouldShutDown={should_shut_down}",
+                    error.map(|e| e.name()).unwrap_or("NONE")
+                ),
                 ControllerResponse::Failed { error, .. } => error.name().to_string(),
             },
         }

@@ -5,6 +5,7 @@ use super::disk::Disk;
 use super::message::Message;
 use super::node_log::NodeLog;
 use super::uuid::Uuid;
+use crate::broker::BrokerLifecycleManager;
 use crate::controller::QuorumController;
 use crate::raft::KafkaRaftClient;
 
@@ -88,4 +89,8 @@ pub struct Node {
     pub controller_run_ms: Option<u64>,
     /// Generation of that schedule; older run events are stale.
     pub controller_gen: u64,
+    /// The BrokerLifecycleManager while a broker process runs.
+    pub broker: Option<BrokerLifecycleManager>,
+    /// The broker's PLAINTEXT listener port.
+    pub broker_port: u16,
 }

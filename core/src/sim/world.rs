@@ -8,6 +8,7 @@ use super::node_log::{Level, LogFile, LogLine, NodeLog};
 use super::rng::SimRng;
 use super::scheduler::Scheduler;
 use super::uuid::Uuid;
+use crate::broker::BrokerLifecycleManager;
 use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::controller::{ControllerConfig, QuorumController};
 use crate::raft::batch::Record;
@@ -165,6 +166,9 @@ pub struct World {
     admin: AdminClient,
 }
 
+/// Broker lifecycle requests use correlation ids from here, apart from the controller's.
+pub const BROKER_CORRELATION_BASE: u64 = 1 << 32;
+
 /// The node id the admin client (the tools) sends from.
 pub const ADMIN_CLIENT_ID: i32 = -1;
 
@@ -177,22 +181,7 @@ struct AdminClient {
 
 /// The error response a non-controller gives to a controller request.
 fn not_controller_response(body: &ControllerRequest) -> Option<ControllerResponse> {
-    use crate::controller::rpc::ApiError;
-    Some(match body {
-        ControllerRequest::ControllerRegistration { .. } => {
-            ControllerResponse::ControllerRegistration {
-                error: Some(ApiError::NotController),
-            }
-        }
-        ControllerRequest::CreateTopics { .. } => ControllerResponse::CreateTopics {
-            topics: Vec::new(),
-            error: Some(ApiError::NotController),
-        },
-        ControllerRequest::DeleteTopics { .. } => ControllerResponse::DeleteTopics {
-            topics: Vec::new(),
-            error: Some(ApiError::NotController),
-        },
-    })
+    Some(body.not_controller_response())
 }
 
 /// How long a graceful shutdown waits for EndQuorumEpoch acknowledgements.
@@ -234,8 +223,19 @@ impl World {
                     controller: None,
                     controller_run_ms: None,
                     controller_gen: 0,
+                    broker: None,
+                    broker_port: 0,
                 },
             );
+        }
+        for (i, (id, _)) in all
+            .iter()
+            .filter(|(_, r)| *r != Roles::Controller)
+            .enumerate()
+        {
+            if let Some(n) = nodes.get_mut(id) {
+                n.broker_port = 9092 + 2 * i as u16;
+            }
         }
         let voters: Vec<VoterNode> = all
             .iter()
@@ -431,7 +431,7 @@ impl World {
         id: i32,
         f: impl FnOnce(&mut KafkaRaftClient, &mut RaftIo) -> Result<(), String>,
     ) {
-        self.with_node(id, |raft, _, io, _| f(raft, io));
+        self.with_node(id, |raft, _, _, io, _| f(raft, io));
     }
 
     /// Run `f` on a running node (its Raft client and, on controllers, its QuorumController),
@@ -443,6 +443,7 @@ impl World {
         f: impl FnOnce(
             &mut KafkaRaftClient,
             Option<&mut QuorumController>,
+            Option<&mut BrokerLifecycleManager>,
             &mut RaftIo,
             &mut Vec<(i32, ControllerMessage)>,
         ) -> Result<(), String>,
@@ -462,6 +463,7 @@ impl World {
             let Node {
                 raft,
                 controller,
+                broker,
                 disk,
                 log,
                 ..
@@ -476,8 +478,29 @@ impl World {
                 log,
                 outbox: &mut outbox,
             };
-            let r =
-                f(raft, controller.as_mut(), &mut io, &mut cout).and_then(|_| raft.poll(&mut io));
+            let r = f(
+                raft,
+                controller.as_mut(),
+                broker.as_mut(),
+                &mut io,
+                &mut cout,
+            )
+            .and_then(|_| raft.poll(&mut io));
+            let r = r.map(|wake| {
+                // The broker's lifecycle: registration and heartbeats to the active controller
+                // (the metadata log's leader).
+                match broker.as_mut() {
+                    Some(b) => {
+                        let leader = raft.state().leader_id();
+                        let applied = raft.listener_next_offset() - 1;
+                        if let Some(m) = b.poll(leader, applied, now) {
+                            cout.push(m);
+                        }
+                        wake.min(b.next_wake_ms(now).unwrap_or(u64::MAX))
+                    }
+                    None => wake,
+                }
+            });
             if r.is_ok() {
                 let events = raft.poll_listener(&io);
                 if let Some(c) = controller.as_mut() {
@@ -535,7 +558,7 @@ impl World {
         if let Some(n) = self.nodes.get_mut(&id) {
             n.controller_run_ms = None;
         }
-        self.with_node(id, |raft, ctrl, io, cout| match ctrl {
+        self.with_node(id, |raft, ctrl, _, io, cout| match ctrl {
             Some(c) => c.run_one(raft, io, cout),
             None => Ok(()),
         });
@@ -543,7 +566,20 @@ impl World {
 
     fn handle_controller_message(&mut self, to: i32, from: i32, msg: ControllerMessage) {
         let now = self.now_ms;
-        self.with_node(to, |_, ctrl, _, cout| {
+        self.with_node(to, |_, ctrl, broker, io, cout| {
+            if let (
+                Some(b),
+                ControllerMessage::Response {
+                    correlation_id,
+                    body,
+                },
+            ) = (broker, &msg)
+            {
+                if *correlation_id >= BROKER_CORRELATION_BASE {
+                    b.handle_response(*correlation_id, body.clone(), now, io.log);
+                    return Ok(());
+                }
+            }
             match ctrl {
                 Some(c) => match &msg {
                     ControllerMessage::Response {
@@ -790,6 +826,17 @@ impl World {
             };
             node.controller_run_ms = None;
             node.controller_gen += 1;
+            node.broker = if node.roles != Roles::Controller {
+                Some(BrokerLifecycleManager::new(
+                    id,
+                    Uuid::random(io.rng),
+                    node.broker_port,
+                    node.directory_id,
+                    now,
+                ))
+            } else {
+                None
+            };
             node.controller = if node.roles.is_voter() && run_controllers {
                 let port = voters
                     .iter()
@@ -825,7 +872,7 @@ impl World {
             Err(fault) => self.fatal(id, fault),
         }
         // Let the listener and the controller see the initial state.
-        self.with_node(id, |_, _, _, _| Ok(()));
+        self.with_node(id, |_, _, _, _, _| Ok(()));
     }
 
     /// End a process at once: volatile state gone, connections reset (peers see their
@@ -835,6 +882,7 @@ impl World {
             n.process = ProcessState::Killed;
             n.raft = None;
             n.controller = None;
+            n.broker = None;
             n.controller_run_ms = None;
             n.controller_gen += 1;
             n.stopped_inbox.clear();

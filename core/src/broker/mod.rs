@@ -1,0 +1,5 @@
+//! The broker: BrokerLifecycleManager (registration, heartbeats, BrokerState).
+
+pub mod lifecycle;
+
+pub use lifecycle::{BrokerLifecycleManager, BrokerState};
