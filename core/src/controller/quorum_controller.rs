@@ -993,12 +993,36 @@ impl QuorumController {
     ) -> Result<(), String> {
         self.last_leader = Some(le);
         let me = Some(self.node_id);
-        if let Some(active) = self.cur_claim_epoch {
-            if le.leader_id != me || le.epoch != active {
-                self.renounce(active, le, io, out)?;
-            } else {
-                return Ok(());
+        // A Resigned replica still names itself in its election state; only a Raft leader of
+        // this very epoch may become the active controller.
+        let raft_leads = matches!(raft.state(), crate::raft::state::EpochState::Leader(l) if l.epoch == le.epoch);
+        let le = if le.leader_id == me && !raft_leads {
+            LeaderAndEpoch {
+                leader_id: if self.cur_claim_epoch.is_some() {
+                    me
+                } else {
+                    None
+                },
+                epoch: le.epoch,
             }
+        } else {
+            le
+        };
+        if let Some(active) = self.cur_claim_epoch {
+            if le.leader_id == me {
+                if le.epoch != active {
+                    self.log(
+                        io,
+                        Level::Warn,
+                        "org.apache.kafka.controller.QuorumController",
+                        format!("We were the leader in epoch {active}, and are still the leader in the new epoch {}.", le.epoch),
+                    );
+                    self.cur_claim_epoch = Some(le.epoch);
+                }
+            } else {
+                self.renounce(active, le, io, out)?;
+            }
+            return Ok(());
         }
         if le.leader_id == me && self.cur_claim_epoch.is_none() {
             let next = io.disk.metadata_log.end_offset() + raft.pending_records() as i64;
@@ -1047,7 +1071,7 @@ impl QuorumController {
                 },
                 now,
             );
-        } else if le.leader_id != me {
+        } else {
             let leader = le
                 .leader_id
                 .map(|l| l.to_string())

@@ -521,10 +521,8 @@ impl KafkaRaftClient {
             }
         }
         let current = LeaderAndEpoch {
-            leader_id: self
-                .quorum
-                .leader_id()
-                .filter(|_| !matches!(self.quorum.state, EpochState::Resigned(_))),
+            // A Resigned leader still names itself (ResignedState.election()).
+            leader_id: self.quorum.leader_id(),
             epoch: self.quorum.epoch(),
         };
         if self.listener.last_fired != Some(current) {

@@ -709,10 +709,11 @@ impl World {
             arrive_ms: now + latency,
         };
         self.network.sent += 1;
-        let dest_down = self
-            .nodes
-            .get(&to)
-            .is_none_or(|n| n.process == ProcessState::Killed);
+        let dest_down = to != ADMIN_CLIENT_ID
+            && self
+                .nodes
+                .get(&to)
+                .is_none_or(|n| n.process == ProcessState::Killed);
         let rule_drop = self
             .network
             .drop_rules

@@ -1,0 +1,360 @@
+//! The QuorumController on top of the Raft quorum: bootstrap, the write lifecycle, standbys
+//! replaying, and the revert of uncommitted state when leadership is lost (article sections 3-4).
+
+use kraft_core::controller::rpc::{
+    ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
+};
+use kraft_core::invariants::InvariantChecker;
+use kraft_core::raft::batch::Record;
+use kraft_core::sim::{World, WorldConfig};
+
+fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
+    World::new(WorldConfig::new(
+        seed,
+        controllers.to_vec(),
+        brokers.to_vec(),
+    ))
+    .expect("world")
+}
+
+fn run_checked(w: &mut World, c: &mut InvariantChecker, ms: u64) {
+    let end = w.now_ms() + ms;
+    while w.next_event_time().is_some_and(|t| t <= end) {
+        w.step();
+        if let Err(e) = c.check(w) {
+            panic!("seed {}: {e}", w.config().seed);
+        }
+    }
+}
+
+fn controller_lines(w: &World, id: i32) -> Vec<String> {
+    w.node(id)
+        .unwrap()
+        .log
+        .lines()
+        .filter(|l| l.file.name() == "controller.log")
+        .map(|l| l.message.clone())
+        .collect()
+}
+
+fn topic(name: &str, partitions: i32, rf: i16) -> CreatableTopic {
+    CreatableTopic {
+        name: name.into(),
+        num_partitions: partitions,
+        replication_factor: rf,
+        configs: Vec::new(),
+    }
+}
+
+/// Send from the admin client and run until the answer arrives.
+fn admin(
+    w: &mut World,
+    c: &mut InvariantChecker,
+    to: i32,
+    req: ControllerRequest,
+) -> ControllerResponse {
+    let cid = w.admin_send(to, req).unwrap();
+    for _ in 0..200 {
+        run_checked(w, c, 50);
+        if let Some(r) = w.admin_response(cid) {
+            return r.clone();
+        }
+    }
+    panic!("no response to admin request {cid}");
+}
+
+fn metadata_types(w: &World, id: i32) -> Vec<(i64, &'static str)> {
+    let log = &w.node(id).unwrap().disk.metadata_log;
+    let mut out = Vec::new();
+    for b in log.batches() {
+        for (i, r) in b.records.iter().enumerate() {
+            out.push((b.base_offset + i as i64, r.short_name()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_first_active_controller_bootstraps_an_empty_log_in_a_transaction() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let active = w.active_controller().expect("active controller");
+    let types = metadata_types(&w, active);
+    let names: Vec<&str> = types.iter().map(|t| t.1).collect();
+    assert_eq!(
+        &names[..12],
+        &[
+            "LeaderChange",
+            "KRaftVersion",
+            "KRaftVoters",
+            "BEGIN_TRANSACTION_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "FEATURE_LEVEL_RECORD",
+            "CONFIG_RECORD",
+            "END_TRANSACTION_RECORD",
+        ]
+    );
+    let registrations = names
+        .iter()
+        .filter(|n| **n == "REGISTER_CONTROLLER_RECORD")
+        .count();
+    assert_eq!(registrations, 3, "{names:?}");
+    assert!(
+        names.iter().filter(|n| **n == "NO_OP_RECORD").count() >= 4,
+        "{names:?}"
+    );
+    let lines = controller_lines(&w, active).join("\n");
+    assert!(
+        lines.contains("Becoming the active controller at epoch 1, next write offset 3."),
+        "{lines}"
+    );
+    assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 7 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
+    // Every controller, standbys included, replayed the same records into the same state.
+    let state = |id: i32| {
+        w.node(id)
+            .unwrap()
+            .controller
+            .as_ref()
+            .unwrap()
+            .state
+            .summary()
+    };
+    for id in [101, 102, 103] {
+        let l = controller_lines(&w, id).join("\n");
+        assert!(
+            l.contains("Replayed BeginTransactionRecord(name='Bootstrap records') at offset 3."),
+            "{l}"
+        );
+        assert!(
+            l.contains("Replayed a FeatureLevelRecord setting metadata.version to 4.4-IV2"),
+            "{l}"
+        );
+        assert!(l.contains("Replayed ConfigRecord for ConfigResource(type=BROKER, name='') which set configuration min.insync.replicas to 1"), "{l}");
+    }
+    assert!(state(101).contains("feature metadata.version=33"));
+}
+
+#[test]
+fn create_topics_writes_one_batch_that_every_controller_replays() {
+    let mut w = world(7, &[101, 102, 103], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let active = w.active_controller().unwrap();
+    let r = admin(
+        &mut w,
+        &mut c,
+        active,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 3, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics {
+        topics,
+        error: None,
+    } = r
+    else {
+        panic!("{r:?}")
+    };
+    assert_eq!(topics[0].error, None);
+    let id = topics[0].topic_id.to_string();
+    // TopicRecord and its PartitionRecords are one batch.
+    let log = &w.node(active).unwrap().disk.metadata_log;
+    let batch = log
+        .batches()
+        .iter()
+        .find(|b| b.records.iter().any(|r| r.short_name() == "TOPIC_RECORD"))
+        .unwrap();
+    let names: Vec<&str> = batch.records.iter().map(|r| r.short_name()).collect();
+    assert_eq!(
+        names,
+        [
+            "TOPIC_RECORD",
+            "PARTITION_RECORD",
+            "PARTITION_RECORD",
+            "PARTITION_RECORD"
+        ]
+    );
+    if let Record::Metadata(m) = &batch.records[1] {
+        let json = m.to_json();
+        assert!(json.starts_with(&format!("{{\"type\":\"PARTITION_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"replicas\":[")), "{json}");
+    }
+    run_checked(&mut w, &mut c, 1_000);
+    for n in [101, 102, 103] {
+        let l = controller_lines(&w, n).join("\n");
+        assert!(
+            l.contains(&format!(
+                "Replayed TopicRecord for topic orders with topic ID {id}."
+            )),
+            "{l}"
+        );
+        assert!(l.contains(&format!("Replayed PartitionRecord for new partition orders-0 with topic ID {id} and PartitionRegistration(replicas=[")), "{l}");
+    }
+    // Errors, as Kafka words them.
+    let again = admin(
+        &mut w,
+        &mut c,
+        active,
+        ControllerRequest::CreateTopics {
+            topics: vec![
+                topic("orders", 1, 1),
+                topic("bad name", 1, 1),
+                topic("wide", 1, 4),
+                topic("zero", 0, 1),
+            ],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = again else {
+        panic!()
+    };
+    let errors: Vec<(ApiError, String)> = topics.into_iter().map(|t| t.error.unwrap()).collect();
+    assert_eq!(
+        errors[0],
+        (
+            ApiError::TopicAlreadyExists,
+            "Topic 'orders' already exists.".into()
+        )
+    );
+    assert_eq!(errors[1].0, ApiError::InvalidTopic);
+    assert_eq!(errors[2], (ApiError::InvalidReplicationFactor, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered.".into()));
+    assert_eq!(errors[3].0, ApiError::InvalidPartitions);
+    // A standby refuses: NOT_CONTROLLER.
+    let standby = [101, 102, 103].into_iter().find(|i| *i != active).unwrap();
+    let r = admin(
+        &mut w,
+        &mut c,
+        standby,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("payments", 1, 1)],
+        },
+    );
+    assert!(
+        matches!(
+            r,
+            ControllerResponse::CreateTopics {
+                error: Some(ApiError::NotController),
+                ..
+            }
+        ),
+        "{r:?}"
+    );
+    // Delete.
+    let r = admin(
+        &mut w,
+        &mut c,
+        active,
+        ControllerRequest::DeleteTopics {
+            names: vec!["orders".into(), "nope".into()],
+        },
+    );
+    let ControllerResponse::DeleteTopics { topics, .. } = r else {
+        panic!()
+    };
+    assert_eq!(topics[0].error, None);
+    assert_eq!(
+        topics[1].error.as_ref().unwrap().0,
+        ApiError::UnknownTopicOrPartition
+    );
+    run_checked(&mut w, &mut c, 1_000);
+    for n in [101, 102, 103] {
+        assert!(!w
+            .node(n)
+            .unwrap()
+            .controller
+            .as_ref()
+            .unwrap()
+            .state
+            .summary()
+            .contains("topic orders"));
+    }
+}
+
+#[test]
+fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets_not_controller() {
+    let mut w = world(7, &[101, 102, 103], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_000);
+    let old = w.active_controller().unwrap();
+    let others: Vec<i32> = [101, 102, 103, 1, 2, 3]
+        .into_iter()
+        .filter(|i| *i != old)
+        .collect();
+    w.partition(&[vec![old], others]).unwrap();
+    // The admin client still reaches the old active controller.
+    let cid = w
+        .admin_send(
+            old,
+            ControllerRequest::CreateTopics {
+                topics: vec![topic("payments", 1, 1)],
+            },
+        )
+        .unwrap();
+    run_checked(&mut w, &mut c, 200);
+    let ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
+    assert!(
+        ctrl.state.summary().contains("topic payments"),
+        "replayed before commit"
+    );
+    let epochs = ctrl.offset_control.snapshot_registry.epochs_list();
+    assert!(
+        epochs.len() >= 2,
+        "a snapshot per uncommitted append: {epochs:?}"
+    );
+    assert!(
+        w.admin_response(cid).is_none(),
+        "not committed, not answered"
+    );
+    // The majority elects a new leader; the old one resigns (check quorum) and later learns.
+    run_checked(&mut w, &mut c, 8_000);
+    let new = w.active_controller().unwrap();
+    assert_ne!(new, old);
+    let r = w.admin_response(cid).cloned();
+    assert!(
+        matches!(
+            r,
+            Some(ControllerResponse::CreateTopics {
+                error: Some(ApiError::NotController),
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    let old_ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
+    assert!(!old_ctrl.is_active());
+    assert!(!old_ctrl.state.summary().contains("payments"), "reverted");
+    let lines = controller_lines(&w, old).join("\n");
+    assert!(lines.contains("Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in the new epoch"), "{lines}");
+    assert!(lines.contains("Reverting to last stable offset"), "{lines}");
+    let new_state = w
+        .node(new)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .state
+        .summary();
+    assert!(
+        !new_state.contains("payments"),
+        "the new leader never had it"
+    );
+    w.heal();
+    run_checked(&mut w, &mut c, 5_000);
+    assert!(!w
+        .node(old)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .state
+        .summary()
+        .contains("payments"));
+    let names: Vec<&str> = metadata_types(&w, old).iter().map(|t| t.1).collect();
+    assert!(
+        !names.contains(&"TOPIC_RECORD"),
+        "truncated away: {names:?}"
+    );
+}
