@@ -358,3 +358,101 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
         "truncated away: {names:?}"
     );
 }
+
+/// The article's example 4, as far as the controller goes: a frozen broker is fenced 7-10 s
+/// after the freeze (session 9 s, check every 1.125 s), first leaving the ISR, then fenced;
+/// thawed, it heartbeats again and is unfenced.
+#[test]
+fn a_frozen_broker_is_fenced_after_its_session_times_out_and_unfenced_when_thawed() {
+    let mut w = world(4, &[100], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!()
+    };
+    let topic_id = topics[0].topic_id.to_string();
+    run_checked(&mut w, &mut c, 1_000);
+    let frozen_at = w.now_ms();
+    w.stop(3).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    let fence = w
+        .node(100)
+        .unwrap()
+        .log
+        .lines()
+        .find(|l| l.message.starts_with("Fencing broker 3 at epoch "))
+        .expect("fenced")
+        .clone();
+    let after = fence.time_ms - frozen_at;
+    assert!(
+        (7_000..=10_200).contains(&after),
+        "fenced {after} ms after the freeze"
+    );
+    let epoch = w
+        .node(100)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .state
+        .cluster
+        .brokers
+        .get(&3)
+        .unwrap()
+        .record
+        .broker_epoch;
+    assert_eq!(
+        fence.message,
+        format!("Fencing broker 3 at epoch {epoch} because its session has timed out.")
+    );
+    // The records, in handleBrokerFenced's order, NoOps left out.
+    let json: Vec<String> = w
+        .node(100)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) if m.type_name() != "NO_OP_RECORD" => Some(m.to_json()),
+            _ => None,
+        })
+        .collect();
+    let at = json
+        .iter()
+        .position(|j| j.contains("\"fenced\":1"))
+        .expect("fence record");
+    let isr = json[at - 1].clone();
+    assert!(isr.starts_with(&format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{topic_id}\",\"isr\":[")), "{isr}");
+    let list = &isr[isr.find("\"isr\":[").unwrap() + 7..];
+    let members: Vec<&str> = list[..list.find(']').unwrap()].split(',').collect();
+    assert_eq!(members.len(), 2, "{isr}");
+    assert!(!members.contains(&"3"), "{isr}");
+    assert_eq!(json[at], format!("{{\"type\":\"BROKER_REGISTRATION_CHANGE_RECORD\",\"version\":0,\"data\":{{\"brokerId\":3,\"brokerEpoch\":{epoch},\"fenced\":1}}}}"));
+    // Thaw: the next heartbeat unfences it.
+    w.cont(3).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    let unfenced = w
+        .node(100)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) => Some(m.to_json()),
+            _ => None,
+        })
+        .any(|j| j == format!("{{\"type\":\"BROKER_REGISTRATION_CHANGE_RECORD\",\"version\":0,\"data\":{{\"brokerId\":3,\"brokerEpoch\":{epoch},\"fenced\":-1}}}}"));
+    assert!(unfenced);
+}

@@ -170,7 +170,10 @@ impl InvariantChecker {
             }
         }
         // Every controller's state equals a replay of its log up to what it has applied.
-        if self.checks.is_multiple_of(self.controller_check_every.max(1)) {
+        if self
+            .checks
+            .is_multiple_of(self.controller_check_every.max(1))
+        {
             for node in world.nodes() {
                 let Some(c) = &node.controller else { continue };
                 if node.raft.as_ref().is_some_and(|r| r.pending_records() > 0) {

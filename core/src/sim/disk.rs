@@ -29,4 +29,86 @@ impl Disk {
     pub fn read_file(&self, path: &str) -> Option<&str> {
         self.files.get(path).map(|s| s.as_str())
     }
+
+    /// The names in a directory, sorted as `ls` prints them. The metadata log directory holds
+    /// its segment files (`.log`, `.index`, `.timeindex`, named by base offset) and
+    /// `leader-epoch-checkpoint` besides the small files written to it.
+    pub fn list(&self, dir: &str) -> Vec<String> {
+        let dir = dir.trim_end_matches('/');
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let mut names: Vec<String> = self
+            .files
+            .keys()
+            .filter_map(|p| p.strip_prefix(&prefix))
+            .map(|rest| rest.split('/').next().unwrap_or(rest).to_string())
+            .collect();
+        if dir.is_empty() {
+            names.push(METADATA_DIR.to_string());
+        }
+        if dir == METADATA_DIR {
+            let base = format!("{:020}", self.metadata_log.start_offset());
+            for ext in ["log", "index", "timeindex"] {
+                names.push(format!("{base}.{ext}"));
+            }
+            names.push("leader-epoch-checkpoint".to_string());
+        }
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The text of a file as `cat` shows it: small files as written, `leader-epoch-checkpoint`
+    /// from the log's epoch cache (version, count, then `epoch startOffset` lines).
+    pub fn cat(&self, path: &str) -> Option<String> {
+        if path == format!("{METADATA_DIR}/leader-epoch-checkpoint") {
+            let entries = self.metadata_log.epoch_entries();
+            let mut out = format!("0\n{}\n", entries.len());
+            for e in entries {
+                out.push_str(&format!("{} {}\n", e.epoch, e.start_offset));
+            }
+            return Some(out);
+        }
+        self.read_file(path).map(|s| s.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metadata::MetadataRecord;
+    use crate::raft::batch::Record;
+
+    #[test]
+    fn the_metadata_directory_lists_like_kafkas() {
+        let mut d = Disk::default();
+        d.write_file("__cluster_metadata-0/quorum-state", "{}".into());
+        d.write_file(
+            "__cluster_metadata-0/partition.metadata",
+            "version: 0".into(),
+        );
+        d.write_file("meta.properties", "node.id=1".into());
+        d.metadata_log
+            .append_as_leader(vec![Record::Metadata(MetadataRecord::NoOp)], 1, 0);
+        assert_eq!(
+            d.list(METADATA_DIR),
+            vec![
+                "00000000000000000000.index",
+                "00000000000000000000.log",
+                "00000000000000000000.timeindex",
+                "leader-epoch-checkpoint",
+                "partition.metadata",
+                "quorum-state"
+            ]
+        );
+        assert_eq!(d.list(""), vec!["__cluster_metadata-0", "meta.properties"]);
+        assert_eq!(
+            d.cat("__cluster_metadata-0/leader-epoch-checkpoint")
+                .unwrap(),
+            "0\n1\n1 0\n"
+        );
+    }
 }

@@ -18,7 +18,8 @@ use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
-    BatchView, ClusterView, MessageView, NodeView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
+    BatchView, BrokerView, ClusterView, ControllerView, MessageView, NodeView, MAX_BATCHES_IN_VIEW,
+    MAX_LOG_LINES_IN_VIEW,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -264,6 +265,9 @@ impl World {
             admin: AdminClient::default(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
+        for id in &ids {
+            world.format(*id);
+        }
         for id in ids {
             world.start_process(id);
         }
@@ -803,6 +807,40 @@ impl World {
 
     // ----- processes -----
 
+    /// `kafka-storage format`: meta.properties, the metadata partition's files and (on
+    /// controllers) the bootstrap checkpoint with the bootstrap feature levels.
+    fn format(&mut self, id: i32) {
+        let cluster_id = self.cluster_id;
+        let Some(n) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        n.disk.write_file(
+            "meta.properties",
+            format!(
+                "#\n#{}\ncluster.id={cluster_id}\ndirectory.id={}\nnode.id={id}\nversion=1\n",
+                crate::sim::clock::iso_utc(0),
+                n.directory_id
+            ),
+        );
+        n.disk.write_file(
+            &format!("{}/partition.metadata", super::disk::METADATA_DIR),
+            "version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n".to_string(),
+        );
+        if n.roles.is_voter() {
+            let records: Vec<String> = crate::controller::feature_control::bootstrap_features()
+                .into_iter()
+                .map(|f| crate::metadata::MetadataRecord::FeatureLevel(f).to_json())
+                .collect();
+            n.disk.write_file(
+                &format!(
+                    "{}/00000000000000000000-0000000000.checkpoint",
+                    super::disk::METADATA_DIR
+                ),
+                records.join("\n") + "\n",
+            );
+        }
+    }
+
     fn start_process(&mut self, id: i32) {
         let now = self.now_ms;
         let voters = self.voters.clone();
@@ -1230,7 +1268,83 @@ impl World {
             batches,
             log_tail: lines,
             next_timer_ms: next_timer,
+            controller: n
+                .controller
+                .as_ref()
+                .map(|c| controller_view(c, self.now_ms)),
+            broker: n.broker.as_ref().map(|b| BrokerView {
+                state: b.state.name().to_string(),
+                broker_epoch: b.broker_epoch,
+                fenced: b.fenced,
+                last_heartbeat_ms: b.last_heartbeat_ms,
+            }),
         }
+    }
+}
+
+fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
+    let oc = &c.offset_control;
+    ControllerView {
+        active: c.is_active(),
+        active_epoch: c.active_epoch(),
+        queue: c.queue.queued().map(|e| e.name.clone()).collect(),
+        deferred: c
+            .queue
+            .deferred()
+            .map(|d| (d.event.name.clone(), d.deadline_ms))
+            .collect(),
+        purgatory: c
+            .purgatory
+            .iter()
+            .map(|(o, w)| (w.name.clone(), o))
+            .collect(),
+        last_event: c.last_event.clone(),
+        last_result: c
+            .last_result
+            .as_ref()
+            .map(|r| (r.records.iter().map(|m| m.to_json()).collect(), r.is_atomic)),
+        last_committed_offset: oc.last_committed_offset,
+        last_stable_offset: oc.last_stable_offset,
+        next_write_offset: oc.next_write_offset,
+        snapshots: oc.snapshot_registry.epochs_list(),
+        topics: c
+            .state
+            .replication
+            .topics_by_name
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_string()))
+            .collect(),
+        topic_tiers: c
+            .state
+            .replication
+            .topics_by_name
+            .tiers()
+            .into_iter()
+            .map(|(e, saved)| {
+                (
+                    e,
+                    saved
+                        .into_iter()
+                        .map(|(k, v)| (k, v.map(|id| id.to_string())))
+                        .collect(),
+                )
+            })
+            .collect(),
+        brokers: c
+            .state
+            .cluster
+            .brokers
+            .iter()
+            .map(|(id, b)| (*id, b.record.broker_epoch, b.record.fenced))
+            .collect(),
+        controllers: c.state.cluster.controllers.keys().copied().collect(),
+        sessions: c
+            .heartbeats
+            .brokers
+            .iter()
+            .filter(|_| c.is_active())
+            .map(|(id, h)| (*id, now_ms.saturating_sub(h.last_contact_ms)))
+            .collect(),
     }
 }
 

@@ -52,6 +52,60 @@ pub struct NodeView {
     pub log_tail: Vec<String>,
     /// Time (virtual ms) at which this node's next timer fires, if any.
     pub next_timer_ms: Option<u64>,
+    /// The QuorumController of a running controller node.
+    pub controller: Option<ControllerView>,
+    /// The BrokerLifecycleManager of a running broker node.
+    pub broker: Option<BrokerView>,
+}
+
+/// A QuorumController as the lecture panel draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ControllerView {
+    /// Whether it is the active controller.
+    pub active: bool,
+    /// The epoch it is active in, if active.
+    pub active_epoch: Option<i32>,
+    /// Names of the queued events, in order.
+    pub queue: Vec<String>,
+    /// Deferred (timed) events: (name, deadline ms).
+    pub deferred: Vec<(String, u64)>,
+    /// Writes in the purgatory: (event name, offset it waits for).
+    pub purgatory: Vec<(String, i64)>,
+    /// The event that ran last.
+    pub last_event: Option<String>,
+    /// The last ControllerResult: its records (kafka-dump-log JSON) and whether atomic.
+    pub last_result: Option<(Vec<String>, bool)>,
+    /// lastCommittedOffset
+    pub last_committed_offset: i64,
+    /// lastStableOffset
+    pub last_stable_offset: i64,
+    /// nextWriteOffset (-1 on a standby)
+    pub next_write_offset: i64,
+    /// The in-memory snapshot epochs of the SnapshotRegistry.
+    pub snapshots: Vec<i64>,
+    /// topicsByName now: (name, topic id).
+    pub topics: Vec<(String, String)>,
+    /// The saved values of topicsByName per snapshot tier: (epoch, [(name, value or null)]).
+    pub topic_tiers: Vec<(i64, Vec<(String, Option<String>)>)>,
+    /// Registered brokers: (id, broker epoch, fenced).
+    pub brokers: Vec<(i32, i64, bool)>,
+    /// Registered controllers.
+    pub controllers: Vec<i32>,
+    /// Broker sessions on the active controller: (id, ms since last heartbeat).
+    pub sessions: Vec<(i32, u64)>,
+}
+
+/// A broker's lifecycle as the panel draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BrokerView {
+    /// BrokerState name (STARTING, RECOVERY, RUNNING, ...).
+    pub state: String,
+    /// Broker epoch (-1 before registration).
+    pub broker_epoch: i64,
+    /// Whether the controller's last answer said fenced.
+    pub fenced: bool,
+    /// Virtual time of the last heartbeat sent.
+    pub last_heartbeat_ms: Option<u64>,
 }
 
 /// At most this many batches per node are put in a view.
