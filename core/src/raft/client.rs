@@ -508,10 +508,11 @@ impl KafkaRaftClient {
             let log = &io.disk.metadata_log;
             let from = self.listener.next_offset;
             if from < hw {
-                let batches: Vec<_> = log
-                    .batches()
+                let all = log.batches();
+                let start = all.partition_point(|b| b.next_offset() <= from);
+                let batches: Vec<_> = all[start..]
                     .iter()
-                    .filter(|b| b.next_offset() > from && b.last_offset() < hw)
+                    .take_while(|b| b.last_offset() < hw)
                     .cloned()
                     .collect();
                 if let Some(last) = batches.last() {
