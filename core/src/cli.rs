@@ -10,6 +10,12 @@ usage:
   kraft sim [--controllers 101,102,103] [--brokers 1,2] [--seed N] [--for 10s]
             [--kill ID@TIME]... [--start ID@TIME]... [--quiet]
       Run a simulated KRaft cluster and print every node's log lines and a final status table.
+  kraft check [--rewrite] LESSON...
+      Run lessons and compare every output with the file (--rewrite writes the outputs back).
+  kraft run [--lang ko|en] LESSON
+      Print a transcript of a lesson: narration, commands, outputs.
+  kraft console
+      Type console commands (the lesson language) against a live cluster.
   kraft sweep [--from 0] [--seeds 1000]
       Swarm-test seeds: random faults with invariants after every event, then liveness.
   kraft bench [--hours 1]
@@ -22,6 +28,9 @@ pub fn main(args: Vec<String>) -> i32 {
         Some("sim") => sim(&args[1..]).map(|out| print!("{out}")),
         Some("bench") => bench(&args[1..]),
         Some("sweep") => sweep(&args[1..]),
+        Some("check") => check(&args[1..]),
+        Some("run") => run_lesson(&args[1..]),
+        Some("console") => console(),
         Some("--help") | Some("-h") | Some("help") => {
             println!("{USAGE}");
             Ok(())
@@ -251,6 +260,106 @@ fn sweep(args: &[String]) -> Result<(), String> {
     );
     if bad > 0 {
         return Err(format!("{bad} seeds failed"));
+    }
+    Ok(())
+}
+
+fn read_lesson(path: &str) -> Result<crate::lesson::Lesson, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    crate::lesson::Lesson::parse(path, &text).map_err(|e| e.to_string())
+}
+
+fn check(args: &[String]) -> Result<(), String> {
+    let rewrite = args.iter().any(|a| a == "--rewrite");
+    let files: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    if let Some(bad) = args
+        .iter()
+        .find(|a| a.starts_with("--") && *a != "--rewrite")
+    {
+        return Err(format!("unknown option '{bad}'"));
+    }
+    if files.is_empty() {
+        return Err("check needs at least one lesson file".into());
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for f in files {
+        let lesson = read_lesson(f)?;
+        let (outputs, mismatches) = crate::lesson::runner::check(&lesson);
+        if rewrite {
+            std::fs::write(f, lesson.render(&outputs)).map_err(|e| format!("{f}: {e}"))?;
+            println!("rewrote {f}");
+            passed += 1;
+            continue;
+        }
+        if mismatches.is_empty() {
+            println!("ok   {f} ({} steps)", lesson.steps.len());
+            passed += 1;
+        } else {
+            failed += 1;
+            println!("FAIL {f}");
+            for m in mismatches {
+                println!(
+                    "  {}: {}
+  expected:
+{}
+  actual:
+{}",
+                    m.location,
+                    m.command,
+                    indent(&m.expected),
+                    indent(&m.actual)
+                );
+            }
+        }
+    }
+    println!("lessons: {passed} passed, {failed} failed");
+    if failed > 0 {
+        return Err(format!("{failed} lesson(s) failed"));
+    }
+    Ok(())
+}
+
+fn indent(s: &str) -> String {
+    s.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn run_lesson(args: &[String]) -> Result<(), String> {
+    let mut lang = "en".to_string();
+    let mut file = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--lang" => {
+                i += 1;
+                lang = args.get(i).ok_or("option --lang needs a value")?.clone();
+                if lang != "ko" && lang != "en" {
+                    return Err(format!("--lang must be ko or en, not '{lang}'"));
+                }
+            }
+            other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
+            other => file = Some(other.to_string()),
+        }
+        i += 1;
+    }
+    let file = file.ok_or("run needs a lesson file")?;
+    let lesson = read_lesson(&file)?;
+    print!("{}", crate::lesson::runner::transcript(&lesson, &lang));
+    Ok(())
+}
+
+fn console() -> Result<(), String> {
+    use std::io::BufRead;
+    let mut c = crate::lesson::Console::new();
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if line.trim() == "exit" || line.trim() == "quit" {
+            break;
+        }
+        println!("{}", crate::lesson::runner::step_output(&mut c, &line));
     }
     Ok(())
 }

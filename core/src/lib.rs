@@ -15,6 +15,7 @@ pub mod broker;
 pub mod cli;
 pub mod controller;
 pub mod invariants;
+pub mod lesson;
 pub mod metadata;
 pub mod raft;
 pub mod sim;

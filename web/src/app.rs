@@ -3,27 +3,24 @@
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
 
+use crate::components::broker_panel::BrokerPanel;
 use crate::components::cluster_view::ClusterDiagram;
+use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
-use crate::state::{seed_from_query, Action, Playground, DEFAULT_SEED, FRAME_WALL_MS};
+use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
 
-fn page_seed() -> u64 {
+fn page_query() -> String {
     web_sys::window()
         .and_then(|w| w.location().search().ok())
-        .and_then(|q| seed_from_query(&q))
-        .unwrap_or(DEFAULT_SEED)
+        .unwrap_or_default()
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let seed = use_memo((), |_| page_seed());
-    let built = use_memo((), {
-        let seed = *seed;
-        move |_| Playground::new(seed)
-    });
+    let built = use_memo((), |_| PageConfig::from_query(&page_query())?.build());
     match &*built {
         Ok(initial) => html! { <Playfield initial={initial.clone()} /> },
         Err(e) => {
@@ -46,7 +43,18 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         let initial = props.initial.clone();
         move || initial
     });
-    let selected = use_state(|| crate::state::DEFAULT_CONTROLLERS[0]);
+    let selected = use_state({
+        let view = props.initial.view.clone();
+        move || {
+            // The first controller, else the first node.
+            view.nodes
+                .iter()
+                .find(|n| n.roles.contains("controller"))
+                .or(view.nodes.first())
+                .map(|n| n.id)
+                .unwrap_or_default()
+        }
+    });
 
     // The play timer: one Tick every FRAME_WALL_MS while playing.
     {
@@ -83,8 +91,12 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             />
             <div class="panels">
                 <ClusterDiagram view={view.clone()} selected={*selected} on_select={on_select.clone()} />
-                <LogTail view={view.clone()} selected={*selected} on_select={on_select} />
+                <div class="side">
+                    <LogTail view={view.clone()} selected={*selected} on_select={on_select} />
+                    <BrokerPanel view={view.clone()} />
+                </div>
             </div>
+            <ControllerPanel view={view.clone()} />
             <ProcessTable view={view.clone()} on_action={on_action} />
             <NodeLogs view={view} />
         </div>

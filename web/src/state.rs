@@ -18,7 +18,7 @@ pub const DEFAULT_SEED: u64 = 42;
 /// The controllers (voters of the metadata quorum) of the default cluster.
 pub const DEFAULT_CONTROLLERS: [i32; 3] = [101, 102, 103];
 /// The brokers of the default cluster.
-pub const DEFAULT_BROKERS: [i32; 1] = [1];
+pub const DEFAULT_BROKERS: [i32; 3] = [1, 2, 3];
 
 /// Everything the user can ask the page to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,9 +71,14 @@ impl PartialEq for Playground {
 }
 
 impl Playground {
-    /// Builds the default cluster (controllers 101, 102, 103 and broker 1) from `seed`.
+    /// Builds the default cluster (controllers 101, 102, 103 and brokers 1, 2, 3) from `seed`.
     pub fn new(seed: u64) -> Result<Self, String> {
-        let config = WorldConfig::new(seed, DEFAULT_CONTROLLERS.to_vec(), DEFAULT_BROKERS.to_vec());
+        Self::with_nodes(seed, DEFAULT_CONTROLLERS.to_vec(), DEFAULT_BROKERS.to_vec())
+    }
+
+    /// Builds a cluster of `controllers` (voters) and `brokers` from `seed`.
+    pub fn with_nodes(seed: u64, controllers: Vec<i32>, brokers: Vec<i32>) -> Result<Self, String> {
+        let config = WorldConfig::new(seed, controllers, brokers);
         let world = World::new(config).map_err(|e| format!("cannot build the world: {e}"))?;
         let view = Rc::new(world.view());
         Ok(Self {
@@ -146,6 +151,47 @@ pub fn seed_from_query(query: &str) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// The cluster a page address asks for: `?seed=7&controllers=101,102,103&brokers=1,2,3`, each part
+/// optional (the defaults are [`DEFAULT_SEED`], [`DEFAULT_CONTROLLERS`], [`DEFAULT_BROKERS`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageConfig {
+    /// The seed of the world.
+    pub seed: u64,
+    /// Controller-only node ids.
+    pub controllers: Vec<i32>,
+    /// Broker-only node ids.
+    pub brokers: Vec<i32>,
+}
+
+impl PageConfig {
+    /// Reads the query string; a malformed `controllers=` or `brokers=` is an error.
+    pub fn from_query(query: &str) -> Result<Self, String> {
+        let ids = |key: &str, default: &[i32]| -> Result<Vec<i32>, String> {
+            match query_value(query, key) {
+                Some(v) => kraft_core::cli::parse_ids(v).map_err(|e| format!("?{key}=: {e}")),
+                None => Ok(default.to_vec()),
+            }
+        };
+        Ok(PageConfig {
+            seed: seed_from_query(query).unwrap_or(DEFAULT_SEED),
+            controllers: ids("controllers", &DEFAULT_CONTROLLERS)?,
+            brokers: ids("brokers", &DEFAULT_BROKERS)?,
+        })
+    }
+
+    /// Builds the world this address asks for.
+    pub fn build(&self) -> Result<Playground, String> {
+        Playground::with_nodes(self.seed, self.controllers.clone(), self.brokers.clone())
+    }
+}
+
+fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +202,17 @@ mod tests {
         assert_eq!(seed_from_query("?a=1&seed=9"), Some(9));
         assert_eq!(seed_from_query(""), None);
         assert_eq!(seed_from_query("?seed=x"), None);
+    }
+
+    #[test]
+    fn cluster_is_read_from_the_query() {
+        let d = PageConfig::from_query("").expect("defaults");
+        assert_eq!(d.seed, DEFAULT_SEED);
+        assert_eq!(d.controllers, DEFAULT_CONTROLLERS);
+        assert_eq!(d.brokers, DEFAULT_BROKERS);
+        let c = PageConfig::from_query("?seed=3&brokers=4,5&controllers=7").expect("parsed");
+        assert_eq!((c.seed, c.controllers, c.brokers), (3, vec![7], vec![4, 5]));
+        assert!(PageConfig::from_query("?brokers=a").is_err());
     }
 
     #[test]

@@ -17,7 +17,11 @@ use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// The nodes the default page shows.
-const EXPECTED_NODES: [i32; 4] = [1, 101, 102, 103];
+const EXPECTED_NODES: [i32; 6] = [1, 2, 3, 101, 102, 103];
+/// The brokers of the default page.
+const EXPECTED_BROKERS: [i32; 3] = [1, 2, 3];
+/// Virtual time to play before the controller and broker panels are checked.
+const WARM_UP_MS: u64 = 5000;
 /// Longest wall time to wait for something to show up on the page.
 const WAIT_LIMIT: Duration = Duration::from_secs(30);
 /// Longest wall time for the whole browser session.
@@ -228,7 +232,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     .await;
     if t.ok() {
         t.check(
-            "shows controllers 101, 102, 103 and broker 1",
+            "shows controllers 101, 102, 103 and brokers 1, 2, 3",
             shows_nodes(c),
         )
         .await;
@@ -245,15 +249,45 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             )
             .await;
     }
+    if leader.is_some() {
+        leader = t
+            .check(
+                "after 5 s the controller panel shows the active controller deferring writeNoOpRecord",
+                controller_panel_shows_active(c),
+            )
+            .await;
+    }
+    if leader.is_some() {
+        t.check(
+            "the broker panel shows brokers 1, 2, 3 RUNNING and unfenced",
+            brokers_running(c),
+        )
+        .await;
+    }
+    if let (true, Some((active_id, _))) = (t.ok(), leader) {
+        t.check(
+            "a controller tab shows a standby controller, the active tab follows the active one",
+            controller_tabs(c, active_id),
+        )
+        .await;
+    }
     let mut new_leader = None;
-    if let Some((old_id, old_epoch)) = leader {
+    if let (true, Some((old_id, old_epoch))) = (t.ok(), leader) {
         new_leader = t
             .check(
                 "kill -9 of the leader elects a new leader with a higher epoch",
                 failover(c, old_id, old_epoch),
             )
             .await;
-        if new_leader.is_some() {
+    }
+    if let (Some((old_id, _)), Some(_)) = (leader, new_leader) {
+        let became_active = t
+            .check(
+                "after kill -9 of the active controller another controller becomes active",
+                another_controller_active(c, old_id),
+            )
+            .await;
+        if became_active.is_some() {
             screenshot(c, &artifacts.join("page.png")).await;
         }
     }
@@ -293,7 +327,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
 }
 
-const CHECKS: usize = 7;
+const CHECKS: usize = 11;
 
 #[derive(Default)]
 struct Tally {
@@ -558,6 +592,191 @@ async fn restart_rejoins(c: &Client, old_id: i32, new_id: i32, new_epoch: i32) -
                     && n.epoch >= new_epoch
             })
             .then_some(()))
+    })
+    .await;
+    set_playing(c, false).await?;
+    found
+}
+
+async fn virtual_time_ms(c: &Client) -> Result<u64> {
+    let ms = c
+        .find(Locator::Css("#virtual-time"))
+        .await?
+        .attr("data-ms")
+        .await?
+        .unwrap_or_default();
+    ms.parse()
+        .map_err(|_| format!("#virtual-time has data-ms `{ms}`").into())
+}
+
+/// What the controller panel shows.
+#[derive(Debug)]
+struct ControllerSeen {
+    node_id: Option<i32>,
+    active: bool,
+    status: String,
+    queue: Vec<String>,
+    deferred: Vec<String>,
+    snapshot_epochs: usize,
+}
+
+async fn controller_panel(c: &Client) -> Result<ControllerSeen> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('controller-panel');
+             if (!p) return null;
+             const names = (css) => Array.from(p.querySelectorAll(css)).map(e => e.dataset.name);
+             const status = p.querySelector('#controller-status');
+             return { node: p.dataset.nodeId, active: p.dataset.active,
+                      status: status ? status.textContent : '',
+                      queue: names('.event-queue li'), deferred: names('.deferred li'),
+                      epochs: p.querySelectorAll('#snapshot-epochs .chip').length };",
+            vec![],
+        )
+        .await?;
+    if v.is_null() {
+        return Err("there is no #controller-panel".into());
+    }
+    let strs = |k: &str| -> Vec<String> {
+        v.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|e| e.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let str_of = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok(ControllerSeen {
+        node_id: str_of("node").parse().ok(),
+        active: str_of("active") == "true",
+        status: str_of("status"),
+        queue: strs("queue"),
+        deferred: strs("deferred"),
+        snapshot_epochs: v.get("epochs").and_then(Value::as_u64).unwrap_or(0) as usize,
+    })
+}
+
+/// Plays until virtual time reaches `ms`, then pauses.
+async fn play_until(c: &Client, ms: u64) -> Result<()> {
+    set_playing(c, true).await?;
+    let reached = wait_until(&format!("virtual time {ms} ms"), || async {
+        Ok((virtual_time_ms(c).await? >= ms).then_some(()))
+    })
+    .await;
+    set_playing(c, false).await?;
+    reached
+}
+
+/// Plays to [`WARM_UP_MS`]; the panel (following the active controller) must show the Raft
+/// leader as ACTIVE with `writeNoOpRecord` deferred. Gives the leader's id and epoch.
+async fn controller_panel_shows_active(c: &Client) -> Result<(i32, i32)> {
+    play_until(c, WARM_UP_MS).await?;
+    // Between two events writeNoOpRecord may sit in the queue rather than the deferred list: run
+    // single events until it is deferred again.
+    let mut seen = controller_panel(c).await?;
+    for _ in 0..50 {
+        if seen.deferred.iter().any(|n| n == "writeNoOpRecord") {
+            break;
+        }
+        click(c, "#btn-step").await?;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        seen = controller_panel(c).await?;
+    }
+    let (leader_id, epoch) = leader_of(&nodes(c).await?).ok_or("no Raft leader after 5 s")?;
+    if !seen.active {
+        return Err(format!("the panel shows no active controller: {seen:?}").into());
+    }
+    if seen.node_id != Some(leader_id) {
+        return Err(format!("the panel shows {seen:?}, but the Raft leader is {leader_id}").into());
+    }
+    if !seen.status.contains("ACTIVE") || !seen.status.contains(&format!("epoch {epoch}")) {
+        return Err(format!(
+            "status reads `{}`, wanted ACTIVE · epoch {epoch}",
+            seen.status
+        )
+        .into());
+    }
+    if !seen.deferred.iter().any(|n| n == "writeNoOpRecord") {
+        return Err(format!("no deferred writeNoOpRecord: {seen:?}").into());
+    }
+    if seen.snapshot_epochs == 0 {
+        return Err("no SnapshotRegistry epochs shown".into());
+    }
+    Ok((leader_id, epoch))
+}
+
+async fn brokers_running(c: &Client) -> Result<()> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#broker-panel tr[data-broker-id]')).map(r => ({
+                id: r.dataset.brokerId, state: r.dataset.state,
+                fenced: r.dataset.fencedController, since: r.dataset.sinceHeartbeat }));",
+            vec![],
+        )
+        .await?;
+    let rows = v.as_array().ok_or("no broker rows")?;
+    let field = |r: &Value, k: &str| r.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let mut ids: Vec<i32> = rows
+        .iter()
+        .filter_map(|r| field(r, "id").parse().ok())
+        .collect();
+    ids.sort_unstable();
+    if ids != EXPECTED_BROKERS {
+        return Err(format!("expected broker rows {EXPECTED_BROKERS:?}, saw {ids:?}").into());
+    }
+    for r in rows {
+        if field(r, "state") != "RUNNING" || field(r, "fenced") != "false" {
+            return Err(format!("broker row {r} is not RUNNING and unfenced").into());
+        }
+        let since: u64 = field(r, "since")
+            .parse()
+            .map_err(|_| format!("broker row {r} has no session"))?;
+        if since >= 9000 {
+            return Err(format!("broker row {r}: session older than 9 s").into());
+        }
+    }
+    Ok(())
+}
+
+async fn controller_tabs(c: &Client, active_id: i32) -> Result<()> {
+    let standby = [101, 102, 103]
+        .into_iter()
+        .find(|&id| id != active_id)
+        .ok_or("no standby controller")?;
+    click(c, &format!("#ctrl-tab-{standby}")).await?;
+    let seen = wait_until(&format!("the panel to show {standby}"), || async {
+        let s = controller_panel(c).await?;
+        Ok((s.node_id == Some(standby)).then_some(s))
+    })
+    .await?;
+    if seen.active || !seen.status.contains("standby") {
+        return Err(format!("controller {standby} should be a standby: {seen:?}").into());
+    }
+    click(c, "#ctrl-tab-auto").await?;
+    wait_until(
+        "the panel to follow the active controller again",
+        || async {
+            let s = controller_panel(c).await?;
+            Ok((s.node_id == Some(active_id) && s.active).then_some(()))
+        },
+    )
+    .await
+}
+
+async fn another_controller_active(c: &Client, old_id: i32) -> Result<i32> {
+    set_playing(c, true).await?;
+    let found = wait_until("another active controller", || async {
+        let s = controller_panel(c).await?;
+        Ok(s.node_id
+            .filter(|&id| s.active && id != old_id && s.status.contains("ACTIVE"))
+            .filter(|_| {
+                s.deferred
+                    .iter()
+                    .chain(&s.queue)
+                    .any(|n| n == "writeNoOpRecord")
+            }))
     })
     .await;
     set_playing(c, false).await?;

@@ -86,7 +86,7 @@ pub struct ControllerView {
     /// topicsByName now: (name, topic id).
     pub topics: Vec<(String, String)>,
     /// The saved values of topicsByName per snapshot tier: (epoch, [(name, value or null)]).
-    pub topic_tiers: Vec<(i64, Vec<(String, Option<String>)>)>,
+    pub topic_tiers: Vec<TopicTier>,
     /// Registered brokers: (id, broker epoch, fenced).
     pub brokers: Vec<(i32, i64, bool)>,
     /// Registered controllers.
@@ -94,6 +94,10 @@ pub struct ControllerView {
     /// Broker sessions on the active controller: (id, ms since last heartbeat).
     pub sessions: Vec<(i32, u64)>,
 }
+
+/// One snapshot tier of topicsByName: its epoch and the saved (name, old value) pairs; `None`
+/// means the name was absent at that snapshot.
+pub type TopicTier = (i64, Vec<(String, Option<String>)>);
 
 /// A broker's lifecycle as the panel draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

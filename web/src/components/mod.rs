@@ -1,6 +1,8 @@
 //! One component per file, as in Yew's `function_todomvc` example.
 
+pub mod broker_panel;
 pub mod cluster_view;
+pub mod controller_panel;
 pub mod controls;
 pub mod log_tail;
 pub mod node_log;

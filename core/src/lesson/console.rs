@@ -1,0 +1,673 @@
+//! The console language: one parser for lessons, the page's console and the CLI. Commands
+//! drive the simulated cluster (`cluster`, `run`, `kill -9`, `partition`, ...) or run Kafka's
+//! tools against it (`kafka-metadata-quorum.sh ...`).
+
+use crate::cli::{parse_duration_ms, parse_ids};
+use crate::sim::clock::{human_ms, log4j_timestamp};
+use crate::sim::network::DropRule;
+use crate::sim::{World, WorldConfig};
+use crate::timeline::{SnapshotRegistry, TimelineHashMap};
+use std::collections::BTreeMap;
+
+/// The console's state: the world (once `cluster` ran) and the settings for the next one.
+#[derive(Clone, Debug)]
+pub struct Console {
+    /// The simulated cluster.
+    pub world: Option<World>,
+    settings: BTreeMap<String, String>,
+    marks: BTreeMap<String, u64>,
+    /// How much virtual time one `tick` is.
+    pub tick_ms: u64,
+    /// A standalone SnapshotRegistry and TimelineHashMap for the `timeline` commands
+    /// (the article's example 3).
+    pub timeline: (SnapshotRegistry, TimelineHashMap<String, String>),
+}
+
+impl Default for Console {
+    fn default() -> Self {
+        Console {
+            world: None,
+            settings: BTreeMap::new(),
+            marks: BTreeMap::new(),
+            tick_ms: 100,
+            timeline: (SnapshotRegistry::new(), TimelineHashMap::new()),
+        }
+    }
+}
+
+/// Settings `set` accepts, with what they change.
+pub const SETTINGS: &[&str] = &[
+    "controller.quorum.election.timeout.ms",
+    "controller.quorum.fetch.timeout.ms",
+    "controller.quorum.election.backoff.max.ms",
+    "controller.quorum.append.linger.ms",
+    "controller.quorum.request.timeout.ms",
+    "controller.quorum.retry.backoff.ms",
+    "metadata.max.idle.interval.ms",
+    "broker.session.timeout.ms",
+    "network.latency.ms",
+    "network.jitter.ms",
+    "tick.ms",
+];
+
+/// Split a command line into words; `"..."` keeps spaces.
+pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut has = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                has = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if has {
+                    out.push(std::mem::take(&mut cur));
+                    has = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                has = true;
+            }
+        }
+    }
+    if quoted {
+        return Err("unterminated quote".into());
+    }
+    if has {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+fn key_values(args: &[String]) -> Result<Vec<(String, String)>, String> {
+    args.iter()
+        .map(|a| {
+            a.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("'{a}' should be key=value"))
+        })
+        .collect()
+}
+
+impl Console {
+    /// A console with no cluster yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn world(&mut self) -> Result<&mut World, String> {
+        self.world.as_mut().ok_or_else(|| {
+            "no cluster yet: start one with `cluster controllers=101,102,103 brokers=1 seed=7`"
+                .to_string()
+        })
+    }
+
+    fn node_id(&mut self, text: &str) -> Result<i32, String> {
+        let id: i32 = text
+            .parse()
+            .map_err(|_| format!("'{text}' is not a node id"))?;
+        let w = self.world()?;
+        if w.node(id).is_none() {
+            let ids: Vec<String> = w.node_ids().iter().map(|i| i.to_string()).collect();
+            return Err(format!(
+                "no node {id} in the cluster (nodes: {})",
+                ids.join(", ")
+            ));
+        }
+        Ok(id)
+    }
+
+    /// Run one command line; the text it prints, or the error it reports.
+    pub fn exec(&mut self, line: &str) -> Result<String, String> {
+        let words = split_words(line)?;
+        let Some(cmd) = words.first().map(|s| s.as_str()) else {
+            return Ok(String::new());
+        };
+        let args = &words[1..];
+        match cmd {
+            "cluster" => self.cluster(args),
+            "set" => self.set(args),
+            "step" => {
+                let n: u64 = match args.first() {
+                    Some(a) => a
+                        .parse()
+                        .map_err(|_| format!("'{a}' is not a number of events"))?,
+                    None => 1,
+                };
+                let w = self.world()?;
+                for _ in 0..n {
+                    if !w.step() {
+                        break;
+                    }
+                }
+                Ok(String::new())
+            }
+            "tick" => {
+                let n: u64 = match args.first() {
+                    Some(a) => a
+                        .parse()
+                        .map_err(|_| format!("'{a}' is not a number of ticks"))?,
+                    None => 1,
+                };
+                let ms = n.saturating_mul(self.tick_ms);
+                self.world()?.run_for(ms);
+                Ok(String::new())
+            }
+            "sleep" | "run" => {
+                if let Some(cond) = args.iter().find_map(|a| a.strip_prefix("until=")) {
+                    let timeout = args
+                        .iter()
+                        .find_map(|a| a.strip_prefix("timeout="))
+                        .map(parse_duration_ms)
+                        .transpose()?
+                        .unwrap_or(30_000);
+                    return self.run_until(cond, timeout);
+                }
+                let d = args.first().ok_or_else(|| {
+                    format!("usage: {cmd} DURATION (e.g. {cmd} 15s) or run until=leader")
+                })?;
+                let ms = parse_duration_ms(d)?;
+                self.world()?.run_for(ms);
+                Ok(String::new())
+            }
+            "kill" => {
+                let (sig, id) = match args {
+                    [sig, id] => (sig.as_str(), id),
+                    _ => return Err("usage: kill -9|-STOP|-CONT|-TERM NODE".into()),
+                };
+                let id = self.node_id(id)?;
+                let w = self.world()?;
+                match sig {
+                    "-9" | "-KILL" => w.kill(id),
+                    "-STOP" | "-19" => w.stop(id),
+                    "-CONT" | "-18" => w.cont(id),
+                    "-TERM" | "-15" => w.terminate(id),
+                    other => {
+                        return Err(format!(
+                            "kill: unknown signal '{other}' (use -9, -STOP, -CONT or -TERM)"
+                        ))
+                    }
+                }
+                .map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            "start" => {
+                let id = args.first().ok_or("usage: start NODE")?.clone();
+                let id = self.node_id(&id)?;
+                self.world()?.restart(id).map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            "slow" => {
+                let (id, d) = match args {
+                    [id, d] => (id.clone(), d.clone()),
+                    _ => return Err("usage: slow NODE DURATION (e.g. slow 101 3s)".into()),
+                };
+                let id = self.node_id(&id)?;
+                let ms = parse_duration_ms(&d)?;
+                self.world()?.slow(id, ms).map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            "partition" => {
+                let text = args.join(" ");
+                let groups: Vec<Vec<i32>> = text
+                    .split('|')
+                    .map(|g| parse_ids(&g.split_whitespace().collect::<Vec<_>>().join(",")))
+                    .collect::<Result<_, _>>()?;
+                if groups.len() < 2 || groups.iter().any(|g| g.is_empty()) {
+                    return Err("usage: partition 101 | 102,103 (groups separated by |)".into());
+                }
+                for g in &groups {
+                    for id in g {
+                        self.node_id(&id.to_string())?;
+                    }
+                }
+                self.world()?
+                    .partition(&groups)
+                    .map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            "heal" => {
+                self.world()?.heal();
+                Ok(String::new())
+            }
+            "drop" => {
+                let mut rule = DropRule {
+                    from: None,
+                    to: None,
+                    kind: None,
+                };
+                let mut rate = None;
+                for (k, v) in key_values(args)? {
+                    match k.as_str() {
+                        "from" => rule.from = Some(self.node_id(&v)?),
+                        "to" => rule.to = Some(self.node_id(&v)?),
+                        "kind" => rule.kind = Some(v),
+                        "rate" => {
+                            rate = Some(
+                                v.parse::<f64>()
+                                    .map_err(|_| format!("rate '{v}' is not a number"))?,
+                            )
+                        }
+                        other => {
+                            return Err(format!(
+                                "drop: unknown key '{other}' (from, to, kind, rate)"
+                            ))
+                        }
+                    }
+                }
+                let w = self.world()?;
+                match rate {
+                    Some(r) => w.set_drop_rate(r),
+                    None => w.add_drop_rule(rule),
+                }
+                Ok(String::new())
+            }
+            "status" => Ok(crate::cli::status_table(self.world()?)
+                .trim_end()
+                .to_string()),
+            "mark" => {
+                let name = args.first().ok_or("usage: mark NAME")?.clone();
+                let now = self.world()?.now_ms();
+                self.marks.insert(name, now);
+                Ok(String::new())
+            }
+            "transitions" => self.transitions(args),
+            "expect" => self.expect(args),
+            "timeline" => self.timeline(args),
+            _ => Err(format!("unknown command '{cmd}'")),
+        }
+    }
+
+    fn cluster(&mut self, args: &[String]) -> Result<String, String> {
+        let mut controllers = vec![101, 102, 103];
+        let mut brokers = Vec::new();
+        let mut combined = Vec::new();
+        let mut seed = 7u64;
+        for (k, v) in key_values(args)? {
+            match k.as_str() {
+                "controllers" => controllers = parse_ids(&v)?,
+                "brokers" => brokers = parse_ids(&v)?,
+                "combined" => combined = parse_ids(&v)?,
+                "seed" => {
+                    seed = v
+                        .parse()
+                        .map_err(|_| format!("seed '{v}' is not a whole number"))?
+                }
+                other => {
+                    return Err(format!(
+                        "cluster: unknown key '{other}' (controllers, brokers, combined, seed)"
+                    ))
+                }
+            }
+        }
+        let mut config = WorldConfig::new(seed, controllers, brokers);
+        config.combined = combined;
+        for (k, v) in &self.settings {
+            let n: u64 = v
+                .parse()
+                .map_err(|_| format!("{k}: '{v}' is not a number"))?;
+            match k.as_str() {
+                "controller.quorum.election.timeout.ms" => config.quorum.election_timeout_ms = n,
+                "controller.quorum.fetch.timeout.ms" => config.quorum.fetch_timeout_ms = n,
+                "controller.quorum.election.backoff.max.ms" => {
+                    config.quorum.election_backoff_max_ms = n
+                }
+                "controller.quorum.append.linger.ms" => config.quorum.append_linger_ms = n,
+                "controller.quorum.request.timeout.ms" => config.quorum.request_timeout_ms = n,
+                "controller.quorum.retry.backoff.ms" => config.quorum.retry_backoff_ms = n,
+                "metadata.max.idle.interval.ms" => config.controller.no_op_interval_ms = n,
+                "broker.session.timeout.ms" => config.controller.session_timeout_ms = n,
+                "network.latency.ms" => config.network.latency_ms = n,
+                "network.jitter.ms" => config.network.jitter_ms = n,
+                _ => {}
+            }
+        }
+        let world = World::new(config).map_err(|e| e.to_string())?;
+        self.marks.clear();
+        self.world = Some(world);
+        Ok(String::new())
+    }
+
+    fn set(&mut self, args: &[String]) -> Result<String, String> {
+        if args.is_empty() {
+            return Err("usage: set key=value ...".into());
+        }
+        for (k, v) in key_values(args)? {
+            if !SETTINGS.contains(&k.as_str()) {
+                return Err(format!(
+                    "set: unknown setting '{k}' (one of: {})",
+                    SETTINGS.join(", ")
+                ));
+            }
+            let n: u64 = v
+                .parse()
+                .map_err(|_| format!("{k}: '{v}' is not a whole number"))?;
+            if k == "tick.ms" {
+                if n == 0 {
+                    return Err("tick.ms must be at least 1".into());
+                }
+                self.tick_ms = n;
+            } else if self.world.is_some() {
+                return Err(format!(
+                    "{k} takes effect at start: put `set` before `cluster`"
+                ));
+            } else {
+                self.settings.insert(k, v);
+            }
+        }
+        Ok(String::new())
+    }
+
+    fn leader_text(w: &World) -> Option<String> {
+        w.leader().map(|(id, e)| format!("leader {id} epoch {e}"))
+    }
+
+    fn run_until(&mut self, cond: &str, timeout_ms: u64) -> Result<String, String> {
+        let w = self.world()?;
+        let start = w.now_ms();
+        let before = w.leader();
+        let parse_id = |v: &str| {
+            v.parse::<i32>()
+                .map_err(|_| format!("'{v}' is not a node id"))
+        };
+        type Pred = Box<dyn Fn(&World) -> bool>;
+        type Describe = Box<dyn Fn(&World) -> String>;
+        let (pred, describe): (Pred, Describe) = match cond.split_once('=') {
+            None if cond == "leader" => (
+                Box::new(|w: &World| w.leader().is_some()),
+                Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
+            ),
+            None if cond == "leader-changed" => (
+                Box::new(move |w: &World| {
+                    w.leader().is_some_and(|l| Some(l) != before && before.is_none_or(|b| l.1 > b.1))
+                }),
+                Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
+            ),
+            None if cond == "active-controller" => (
+                Box::new(|w: &World| w.active_controller().is_some()),
+                Box::new(|w: &World| format!("active controller {}", w.active_controller().unwrap_or(-1))),
+            ),
+            Some(("leader", v)) => {
+                let id = parse_id(v)?;
+                (
+                    Box::new(move |w: &World| w.leader().is_some_and(|l| l.0 == id)),
+                    Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
+                )
+            }
+            Some(("epoch", v)) => {
+                let e: i32 = v.parse().map_err(|_| format!("'{v}' is not an epoch"))?;
+                (
+                    Box::new(move |w: &World| w.leader().is_some_and(|l| l.1 >= e)),
+                    Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
+                )
+            }
+            Some((k @ ("fenced" | "unfenced"), v)) => {
+                let id = parse_id(v)?;
+                let want = k == "fenced";
+                (
+                    Box::new(move |w: &World| {
+                        w.active_controller()
+                            .and_then(|c| w.node(c))
+                            .and_then(|n| n.controller.as_ref())
+                            .and_then(|c| c.state.cluster.brokers.get(&id).map(|b| b.record.fenced))
+                            == Some(want)
+                    }),
+                    Box::new(move |_: &World| format!("broker {id} {}", if want { "fenced" } else { "unfenced" })),
+                )
+            }
+            _ => {
+                return Err(format!(
+                    "run: unknown condition '{cond}' (leader, leader-changed, leader=N, epoch=N, active-controller, fenced=N, unfenced=N)"
+                ))
+            }
+        };
+        let held = w.run_until(timeout_ms, |w| pred(w));
+        if held {
+            Ok(format!(
+                "{} after {}",
+                describe(w),
+                human_ms(w.now_ms() - start)
+            ))
+        } else {
+            Err(format!(
+                "timed out after {} waiting for until={cond}",
+                human_ms(timeout_ms)
+            ))
+        }
+    }
+
+    fn transitions(&mut self, args: &[String]) -> Result<String, String> {
+        let id_text = args
+            .first()
+            .ok_or("usage: transitions NODE [after=MARK]")?
+            .clone();
+        let id = self.node_id(&id_text)?;
+        let after = match args.get(1).and_then(|a| a.strip_prefix("after=")) {
+            Some(m) => *self
+                .marks
+                .get(m)
+                .ok_or_else(|| format!("no mark '{m}' (set one with `mark {m}`)"))?,
+            None => 0,
+        };
+        let w = self.world()?;
+        let node = w.node(id).expect("checked");
+        let mut out = Vec::new();
+        for l in node.log.lines().filter(|l| l.time_ms >= after) {
+            let Some(rest) = l.message.strip_prefix("Completed transition to ") else {
+                continue;
+            };
+            let to = rest.split('(').next().unwrap_or("");
+            let from = rest
+                .rsplit_once(" from ")
+                .map(|(_, f)| f.split('(').next().unwrap_or(f))
+                .unwrap_or("");
+            let epoch = rest
+                .split("epoch=")
+                .nth(1)
+                .and_then(|e| e.split([',', ')']).next())
+                .unwrap_or("?");
+            out.push(format!(
+                "{} {from} -> {to} epoch={epoch}",
+                &log4j_timestamp(l.time_ms)[11..]
+            ));
+        }
+        Ok(out.join("\n"))
+    }
+
+    /// `timeline put K V | remove K | snapshot N | get K... at=N | delete-up-to N | revert N |
+    /// print LABEL`: drive a TimelineHashMap<String, String> as example 3's Timeline.java does.
+    fn timeline(&mut self, args: &[String]) -> Result<String, String> {
+        let (registry, map) = &mut self.timeline;
+        let num = |a: Option<&String>| -> Result<i64, String> {
+            let a = a.ok_or("timeline: missing offset")?;
+            a.parse()
+                .map_err(|_| format!("timeline: '{a}' is not an offset"))
+        };
+        let usage = "usage: timeline put K V | remove K | snapshot N | get K... at=N | delete-up-to N | revert N | print LABEL";
+        match args.first().map(|s| s.as_str()) {
+            Some("put") => match args {
+                [_, k, v] => {
+                    map.put(registry, k.clone(), v.clone());
+                    Ok(String::new())
+                }
+                _ => Err(usage.into()),
+            },
+            Some("remove") => match args {
+                [_, k] => {
+                    map.remove(registry, k.as_str());
+                    Ok(String::new())
+                }
+                _ => Err(usage.into()),
+            },
+            Some("snapshot") => {
+                let n = num(args.get(1))?;
+                registry
+                    .idempotent_create_snapshot(n)
+                    .map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            Some("delete-up-to") => {
+                let n = num(args.get(1))?;
+                registry.delete_snapshots_up_to(n, &mut [map]);
+                Ok(String::new())
+            }
+            Some("revert") => {
+                let n = num(args.get(1))?;
+                registry
+                    .revert_to_snapshot(n, &mut [map])
+                    .map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            Some("get") => {
+                let at = args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("at="))
+                    .ok_or("timeline get needs at=OFFSET")?;
+                let at: i64 = at
+                    .parse()
+                    .map_err(|_| format!("timeline: '{at}' is not an offset"))?;
+                let mut parts = Vec::new();
+                for k in args[1..].iter().filter(|a| !a.starts_with("at=")) {
+                    let v = map
+                        .get_at(registry, k.as_str(), at)
+                        .map_err(|e| e.to_string())?;
+                    parts.push(format!(
+                        "{k}={}",
+                        v.cloned().unwrap_or_else(|| "null".into())
+                    ));
+                }
+                Ok(format!(" as of {at}: {}", parts.join(" ")))
+            }
+            Some("print") => {
+                let label = args[1..].join(" ");
+                let epochs: Vec<String> = registry
+                    .epochs_list()
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect();
+                Ok(format!(
+                    "{label} current={map} snapshots=[{}]",
+                    epochs.join(", ")
+                ))
+            }
+            _ => Err(usage.into()),
+        }
+    }
+
+    fn expect(&mut self, args: &[String]) -> Result<String, String> {
+        let w = self.world()?;
+        for (k, v) in key_values(args)? {
+            let actual = match k.as_str() {
+                "leader" => w
+                    .leader()
+                    .map(|l| l.0.to_string())
+                    .unwrap_or_else(|| "none".into()),
+                "epoch" => w
+                    .leader()
+                    .map(|l| l.1.to_string())
+                    .unwrap_or_else(|| "none".into()),
+                "active" => w
+                    .active_controller()
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "none".into()),
+                other if other.starts_with("state(") && other.ends_with(')') => {
+                    let id: i32 = other[6..other.len() - 1]
+                        .parse()
+                        .map_err(|_| format!("expect: bad node in '{other}'"))?;
+                    let n = w.node(id).ok_or_else(|| format!("expect: no node {id}"))?;
+                    n.raft
+                        .as_ref()
+                        .map(|r| r.state().name().to_string())
+                        .unwrap_or_else(|| n.process.name().to_string())
+                }
+                other => {
+                    return Err(format!(
+                        "expect: unknown fact '{other}' (leader, epoch, active, state(N))"
+                    ))
+                }
+            };
+            if actual != v {
+                return Err(format!("expected {k}={v}, but {k}={actual}"));
+            }
+        }
+        Ok(String::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_drive_the_cluster_and_bad_input_gets_clear_errors() {
+        let mut c = Console::new();
+        assert!(c.exec("status").unwrap_err().contains("no cluster yet"));
+        c.exec("set controller.quorum.fetch.timeout.ms=2000")
+            .unwrap();
+        assert!(c
+            .exec("set bogus=1")
+            .unwrap_err()
+            .contains("unknown setting 'bogus'"));
+        c.exec("cluster controllers=101,102,103 brokers=1 seed=7")
+            .unwrap();
+        assert!(c
+            .exec("set controller.quorum.fetch.timeout.ms=1")
+            .unwrap_err()
+            .contains("before `cluster`"));
+        let out = c.exec("run until=leader timeout=10s").unwrap();
+        assert!(out.starts_with("leader "), "{out}");
+        assert!(c
+            .exec("kill -9 999")
+            .unwrap_err()
+            .contains("no node 999 in the cluster (nodes: 1, 101, 102, 103)"));
+        assert!(c
+            .exec("kill -HUP 101")
+            .unwrap_err()
+            .contains("unknown signal"));
+        assert!(c.exec("partition 101").unwrap_err().contains("usage"));
+        assert!(c
+            .exec("run until=nonsense")
+            .unwrap_err()
+            .contains("unknown condition"));
+        assert!(c
+            .exec("frobnicate")
+            .unwrap_err()
+            .contains("unknown command 'frobnicate'"));
+        assert!(c.exec("sleep ten").unwrap_err().contains("not a duration"));
+        c.exec("sleep 3s").unwrap();
+        let (l, e) = c.world.as_ref().unwrap().leader().unwrap();
+        c.exec(&format!("expect leader={l} epoch={e}")).unwrap();
+        assert!(c
+            .exec("expect leader=1")
+            .unwrap_err()
+            .starts_with("expected leader=1"));
+        c.exec("mark kill").unwrap();
+        c.exec(&format!("kill -9 {l}")).unwrap();
+        let out = c.exec("run until=leader-changed").unwrap();
+        let (l2, e2) = c.world.as_ref().unwrap().leader().unwrap();
+        assert!(l2 != l && e2 > e, "{out}");
+        let other = [101, 102, 103].into_iter().find(|i| *i != l).unwrap();
+        let t = c.exec(&format!("transitions {other} after=kill")).unwrap();
+        assert!(
+            t.contains("FollowerState -> ProspectiveState epoch="),
+            "{t}"
+        );
+        assert!(c
+            .exec("transitions 101 after=nope")
+            .unwrap_err()
+            .contains("no mark 'nope'"));
+    }
+
+    #[test]
+    fn words_split_with_quotes() {
+        assert_eq!(
+            split_words("grep \"a b\" x").unwrap(),
+            vec!["grep", "a b", "x"]
+        );
+        assert!(split_words("grep \"a").is_err());
+    }
+}

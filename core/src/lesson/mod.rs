@@ -1,0 +1,9 @@
+//! Lessons: executable documents. A lesson file is narration, commands and their expected
+//! outputs; the same file runs narrated in the page and checked in `cargo test`.
+
+pub mod console;
+pub mod parse;
+pub mod runner;
+
+pub use console::Console;
+pub use parse::{Lesson, ParseError, Step};

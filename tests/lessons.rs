@@ -1,0 +1,64 @@
+//! Every lesson in lessons/ runs and prints exactly what the file expects (`kraft check`).
+
+use kraft_core::lesson::{runner, Lesson};
+
+fn lessons() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("lessons/")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "lesson"))
+        .map(|p| {
+            let name = format!("lessons/{}", p.file_name().unwrap().to_string_lossy());
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_lesson_reproduces_its_expected_output() {
+    let all = lessons();
+    assert!(!all.is_empty());
+    let mut failures = Vec::new();
+    for (name, text) in &all {
+        let lesson = Lesson::parse(name, text).unwrap_or_else(|e| panic!("{e}"));
+        let (_, mismatches) = runner::check(&lesson);
+        for m in mismatches {
+            failures.push(format!(
+                "{}: {}\nexpected:\n{}\nactual:\n{}",
+                m.location, m.command, m.expected, m.actual
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    println!("lessons: {} passed, 0 failed", all.len());
+}
+
+/// Lesson 03 prints, line for line, the output of the article's example 3 (Timeline.java).
+#[test]
+fn lesson_03_is_the_articles_example_3() {
+    let (name, text) = lessons()
+        .into_iter()
+        .find(|(n, _)| n.contains("03-timeline"))
+        .expect("lesson 03");
+    let lesson = Lesson::parse(&name, &text).unwrap();
+    let (outputs, _) = runner::check(&lesson);
+    let printed: Vec<String> = outputs
+        .into_iter()
+        .flatten()
+        .filter(|o| !o.is_empty())
+        .collect();
+    assert_eq!(
+        printed,
+        vec![
+            "committed up to 10 current={orders=id-A} snapshots=[10]",
+            "applied 11, 12 (not committed) current={payments=id-B} snapshots=[10, 11, 12]",
+            " as of 10: orders=id-A payments=null",
+            " as of 11: orders=id-A payments=id-B",
+            "committed up to 11 current={payments=id-B} snapshots=[11, 12]",
+            "lost leadership, reverted to 11 current={orders=id-A, payments=id-B} snapshots=[11]",
+        ]
+    );
+}

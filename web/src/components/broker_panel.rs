@@ -1,0 +1,167 @@
+//! One row per broker: its BrokerLifecycleManager state and epoch, fenced or not as the active
+//! controller and as the broker itself last heard, and its session on the active controller as a
+//! bar that drains towards `broker.session.timeout.ms`.
+
+use std::rc::Rc;
+
+use kraft_core::view::{ClusterView, ControllerView, NodeView};
+use yew::prelude::*;
+
+/// broker.session.timeout.ms (Kafka's default, the engine's `ControllerConfig`).
+pub const SESSION_TIMEOUT_MS: u64 = 9000;
+
+/// Properties of [`BrokerPanel`].
+#[derive(Properties, PartialEq)]
+pub struct BrokerPanelProps {
+    /// The view the brokers come from.
+    pub view: Rc<ClusterView>,
+}
+
+/// The active controller's QuorumController, if some controller is active.
+pub fn active_controller(view: &ClusterView) -> Option<(i32, &ControllerView)> {
+    view.nodes.iter().find_map(|n| {
+        n.controller
+            .as_ref()
+            .filter(|c| c.active)
+            .map(|c| (n.id, c))
+    })
+}
+
+/// The CSS class of a BrokerState name: `state-running`, `state-starting`, …
+pub fn state_class(state: &str) -> String {
+    format!("state-{}", state.to_lowercase().replace('_', "-"))
+}
+
+/// The share of the session left, 0.0 (timed out) to 1.0 (just heard).
+pub fn session_left(since_ms: u64) -> f64 {
+    1.0 - (since_ms as f64 / SESSION_TIMEOUT_MS as f64).clamp(0.0, 1.0)
+}
+
+/// The broker panel.
+#[component]
+pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
+    let view = &props.view;
+    let active = active_controller(view);
+    let brokers: Vec<&NodeView> = view
+        .nodes
+        .iter()
+        .filter(|n| n.roles.split(',').any(|r| r == "broker"))
+        .collect();
+    html! {
+        <section class="panel broker-panel" id="broker-panel" aria-label="brokers"
+                 data-active-controller={active.map(|(id, _)| id.to_string()).unwrap_or_default()}>
+            <h2>{"brokers"}
+                <span class="sub">{ match active {
+                    Some((id, _)) => format!(" · as active controller {id} sees them"),
+                    None => " · no active controller".to_string(),
+                } }</span>
+            </h2>
+            <table class="brokers">
+                <colgroup>
+                    <col class="c-id" /><col class="c-state" /><col class="c-epoch" />
+                    <col class="c-fenced" /><col class="c-fenced" /><col class="c-session" />
+                </colgroup>
+                <thead><tr>
+                    <th>{"id"}</th><th>{"BrokerState"}</th><th>{"epoch"}</th>
+                    <th title="fenced or not in the active controller's registration">{"ctrl says"}</th>
+                    <th title="fenced or not in the controller's last heartbeat answer">{"broker heard"}</th>
+                    <th>{ format!("session / {} s", SESSION_TIMEOUT_MS / 1000) }</th>
+                </tr></thead>
+                <tbody>
+                    if brokers.is_empty() {
+                        <tr><td colspan="6" class="empty">{"no brokers"}</td></tr>
+                    }
+                    { for brokers.iter().map(|n| broker_row(n, active.map(|(_, c)| c), view.now_ms)) }
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+fn fenced_cell(fenced: Option<bool>) -> Html {
+    match fenced {
+        Some(true) => html! { <td class="fenced">{"fenced"}</td> },
+        Some(false) => html! { <td class="unfenced">{"unfenced"}</td> },
+        None => html! { <td class="unknown">{"-"}</td> },
+    }
+}
+
+fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> Html {
+    let id = node.id;
+    let b = node.broker.as_ref();
+    let state = b
+        .map(|b| b.state.clone())
+        .unwrap_or_else(|| node.process.to_uppercase());
+    let registered = active.and_then(|c| c.brokers.iter().find(|(bid, _, _)| *bid == id));
+    let since = active.and_then(|c| {
+        c.sessions
+            .iter()
+            .find(|(bid, _)| *bid == id)
+            .map(|(_, ms)| *ms)
+    });
+    let fenced_by_controller = registered.map(|(_, _, f)| *f);
+    let epoch = b
+        .map(|b| b.broker_epoch)
+        .filter(|e| *e >= 0)
+        .map(|e| e.to_string())
+        .unwrap_or_else(|| "-".into());
+    let session = match since {
+        Some(ms) => {
+            let left = session_left(ms);
+            let level = if left > 0.5 {
+                "ok"
+            } else if left > 0.2 {
+                "warn"
+            } else {
+                "low"
+            };
+            html! {
+                <div class={classes!("bar", level)} role="meter" aria-valuemin="0"
+                     aria-valuemax={SESSION_TIMEOUT_MS.to_string()} aria-valuenow={ms.to_string()}
+                     title="ms since the active controller last heard a heartbeat">
+                    <div class="fill" style={format!("width: {:.1}%", left * 100.0)}></div>
+                    <span class="since">{ format!("{:.1} s", ms as f64 / 1000.0) }</span>
+                </div>
+            }
+        }
+        None => html! { <span class="empty">{"no session"}</span> },
+    };
+    let last_sent = b
+        .and_then(|b| b.last_heartbeat_ms)
+        .map(|t| format!("sent {:.1} s ago", now_ms.saturating_sub(t) as f64 / 1000.0));
+    html! {
+        <tr data-broker-id={id.to_string()} data-state={state.clone()} data-process={node.process.clone()}
+            data-fenced-controller={fenced_by_controller.map(|f| f.to_string()).unwrap_or_default()}
+            data-fenced-broker={b.map(|b| b.fenced.to_string()).unwrap_or_default()}
+            data-since-heartbeat={since.map(|s| s.to_string()).unwrap_or_default()}>
+            <td class="num">{ id }</td>
+            <td class={classes!("state", state_class(&state))}>{ state.clone() }</td>
+            <td class="num">{ epoch }</td>
+            { fenced_cell(fenced_by_controller) }
+            { fenced_cell(b.map(|b| b.fenced)) }
+            <td class="session">
+                { session }
+                if let Some(s) = last_sent {
+                    <span class="sent">{ s }</span>
+                }
+            </td>
+        </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_drains() {
+        assert_eq!(session_left(0), 1.0);
+        assert_eq!(session_left(4500), 0.5);
+        assert_eq!(session_left(20_000), 0.0);
+        assert_eq!(state_class("RUNNING"), "state-running");
+        assert_eq!(
+            state_class("PENDING_CONTROLLED_SHUTDOWN"),
+            "state-pending-controlled-shutdown"
+        );
+    }
+}
