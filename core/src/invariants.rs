@@ -169,6 +169,32 @@ impl InvariantChecker {
                 }
             }
         }
+        // Every broker's published MetadataImage equals the controller state (a replay of the
+        // log) at the image's offset.
+        if self
+            .checks
+            .is_multiple_of(self.controller_check_every.max(1))
+        {
+            for node in world.nodes() {
+                let Some(l) = &node.loader else { continue };
+                if l.publish_count == 0 {
+                    continue;
+                }
+                let at = l.image.provenance.offset;
+                let replayed = crate::controller::QuorumController::replay_log_summary(
+                    &node.disk.metadata_log,
+                    at,
+                )
+                .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
+                if replayed != l.image.summary() {
+                    return Err(format!(
+                        "at {now} ms broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
+                        node.id,
+                        l.image.summary()
+                    ));
+                }
+            }
+        }
         // Every controller's state equals a replay of its log up to what it has applied.
         if self
             .checks

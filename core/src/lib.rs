@@ -14,6 +14,7 @@
 pub mod broker;
 pub mod cli;
 pub mod controller;
+pub mod image;
 pub mod invariants;
 pub mod lesson;
 pub mod metadata;

@@ -7,6 +7,7 @@ use super::node_log::NodeLog;
 use super::uuid::Uuid;
 use crate::broker::BrokerLifecycleManager;
 use crate::controller::QuorumController;
+use crate::image::MetadataLoader;
 use crate::raft::KafkaRaftClient;
 
 /// The OS-level state of a process.
@@ -93,4 +94,6 @@ pub struct Node {
     pub broker: Option<BrokerLifecycleManager>,
     /// The broker's PLAINTEXT listener port.
     pub broker_port: u16,
+    /// The MetadataLoader of a running broker (or combined) process.
+    pub loader: Option<MetadataLoader>,
 }

@@ -11,6 +11,7 @@ use super::uuid::Uuid;
 use crate::broker::BrokerLifecycleManager;
 use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::controller::{ControllerConfig, QuorumController};
+use crate::image::MetadataLoader;
 use crate::raft::batch::Record;
 use crate::raft::io::{Outbound, RaftIo};
 use crate::raft::messages::Errors;
@@ -226,6 +227,7 @@ impl World {
                     controller_gen: 0,
                     broker: None,
                     broker_port: 0,
+                    loader: None,
                 },
             );
         }
@@ -468,6 +470,7 @@ impl World {
                 raft,
                 controller,
                 broker,
+                loader,
                 disk,
                 log,
                 ..
@@ -496,7 +499,10 @@ impl World {
                 match broker.as_mut() {
                     Some(b) => {
                         let leader = raft.state().leader_id();
-                        let applied = raft.listener_next_offset() - 1;
+                        let applied = loader
+                            .as_ref()
+                            .map(|l| l.published_offset())
+                            .unwrap_or_else(|| raft.listener_next_offset() - 1);
                         if let Some(m) = b.poll(leader, applied, now) {
                             cout.push(m);
                         }
@@ -505,8 +511,19 @@ impl World {
                     None => wake,
                 }
             });
-            if r.is_ok() {
+            let r = r.and_then(|wake| {
                 let events = raft.poll_listener(&io);
+                if let Some(l) = loader.as_mut() {
+                    for e in &events {
+                        if let crate::raft::listener::RaftEvent::Commit(batches) = e {
+                            l.handle_commit(batches, raft.high_watermark())
+                                .map_err(|e| format!("Unexpected error in metadata loader: {e}"))?;
+                        }
+                    }
+                }
+                Ok((wake, events))
+            });
+            r.map(|(wake, events)| {
                 if let Some(c) = controller.as_mut() {
                     c.handle_raft_events(events, now);
                     if let Some(m) = c.poll_registration(now) {
@@ -514,8 +531,8 @@ impl World {
                     }
                     controller_next = c.next_run_ms(now);
                 }
-            }
-            r
+                wake
+            })
         };
         for o in outbox {
             self.send(id, o.to, Message::Raft(o.message));
@@ -876,6 +893,7 @@ impl World {
             } else {
                 None
             };
+            node.loader = (node.roles != Roles::Controller).then(MetadataLoader::default);
             node.controller = if node.roles.is_voter() && run_controllers {
                 let port = voters
                     .iter()
@@ -922,6 +940,7 @@ impl World {
             n.raft = None;
             n.controller = None;
             n.broker = None;
+            n.loader = None;
             n.controller_run_ms = None;
             n.controller_gen += 1;
             n.stopped_inbox.clear();
