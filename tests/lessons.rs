@@ -62,3 +62,50 @@ fn lesson_03_is_the_articles_example_3() {
         ]
     );
 }
+
+/// Lesson 02 shows the article's example 2: 101 leads epoch 1, is killed, and 102 wins epoch 2
+/// with the same transitions on both survivors as the article's log lines.
+#[test]
+fn lesson_02_is_the_articles_example_2() {
+    let (name, text) = lessons()
+        .into_iter()
+        .find(|(n, _)| n.contains("02-election"))
+        .expect("lesson 02");
+    let lesson = Lesson::parse(&name, &text).unwrap();
+    let (outputs, mismatches) = runner::check(&lesson);
+    assert!(mismatches.is_empty(), "{mismatches:?}");
+    let out = |prefix: &str| -> String {
+        lesson
+            .steps
+            .iter()
+            .zip(&outputs)
+            .find(|(s, _)| s.command.starts_with(prefix))
+            .and_then(|(_, o)| o.clone())
+            .unwrap()
+    };
+    let shape = |t: String| -> Vec<String> { t.lines().map(|l| l[13..].to_string()).collect() };
+    assert!(out("run until=leader").starts_with("leader 101 epoch 1"));
+    assert_eq!(
+        shape(out("transitions 102")),
+        [
+            "FollowerState -> ProspectiveState epoch=1",
+            "ProspectiveState -> CandidateState epoch=2",
+            "CandidateState -> Leader epoch=2"
+        ]
+    );
+    assert_eq!(
+        shape(out("transitions 103")),
+        [
+            "FollowerState -> ProspectiveState epoch=1",
+            "ProspectiveState -> UnattachedState epoch=2",
+            "UnattachedState -> UnattachedState epoch=2",
+            "UnattachedState -> FollowerState epoch=2"
+        ]
+    );
+    assert!(out("cat 103/").starts_with("{\"leaderId\":102,\"leaderEpoch\":2,\"votedId\":102,"));
+    assert!(out("cat 102/").starts_with("{\"leaderId\":102,\"leaderEpoch\":2,\"votedId\":-1,"));
+    assert_eq!(
+        out("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic payments"),
+        "Created topic payments."
+    );
+}

@@ -21,4 +21,5 @@ pub mod metadata;
 pub mod raft;
 pub mod sim;
 pub mod timeline;
+pub mod tools;
 pub mod view;

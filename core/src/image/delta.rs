@@ -1,7 +1,7 @@
 //! MetadataDelta: the changes that records make to an image; `apply` builds the next image,
 //! reusing every part the delta did not touch.
 
-use super::image::*;
+use super::metadata_image::*;
 use crate::controller::cluster_control::BrokerRegistration;
 use crate::metadata::*;
 use std::sync::Arc;

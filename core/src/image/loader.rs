@@ -3,7 +3,7 @@
 //! (before that, everything it read is published at once when it catches up).
 
 use super::delta::MetadataDelta;
-use super::image::{MetadataImage, MetadataProvenance};
+use super::metadata_image::{MetadataImage, MetadataProvenance};
 use crate::raft::batch::{Record, RecordBatch};
 use std::sync::Arc;
 

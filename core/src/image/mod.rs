@@ -2,9 +2,9 @@
 //! section 5).
 
 pub mod delta;
-pub mod image;
 pub mod loader;
+pub mod metadata_image;
 
 pub use delta::MetadataDelta;
-pub use image::MetadataImage;
 pub use loader::MetadataLoader;
+pub use metadata_image::MetadataImage;

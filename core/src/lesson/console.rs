@@ -278,7 +278,23 @@ impl Console {
             "transitions" => self.transitions(args),
             "expect" => self.expect(args),
             "timeline" => self.timeline(args),
-            _ => Err(format!("unknown command '{cmd}'")),
+            _ => {
+                let name = cmd.rsplit('/').next().unwrap_or(cmd);
+                let known = crate::tools::COMMANDS
+                    .iter()
+                    .any(|c| *c == name || c.strip_suffix(".sh") == Some(name));
+                if !known {
+                    return Err(format!(
+                        "unknown command '{cmd}' (console commands: cluster, set, step, tick, sleep, run, kill, start, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
+                        crate::tools::COMMANDS.join(", ")
+                    ));
+                }
+                let w = self.world()?;
+                match crate::tools::run(w, &words) {
+                    Ok(out) => Ok(out.trim_end_matches('\n').to_string()),
+                    Err(e) => Err(e.text().trim_end_matches('\n').to_string()),
+                }
+            }
         }
     }
 

@@ -228,11 +228,14 @@ impl Lesson {
                     } else {
                         out.push_str("----\n");
                         out.push_str(&o);
-                        out.push_str("\n\n");
+                        out.push('\n');
                     }
                 }
             }
             if s.pause {
+                if !s.command.is_empty() {
+                    out.push('\n');
+                }
                 out.push_str("pause\n");
             }
             out.push('\n');

@@ -25,6 +25,15 @@ pub struct Mismatch {
     pub actual: String,
 }
 
+/// Outputs compare line by line without trailing white space (tools end table cells with tabs;
+/// lesson files do not keep them).
+pub fn normalize(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Run every step; returns the outputs (one per step) and the mismatches.
 pub fn check(lesson: &Lesson) -> (Vec<Option<String>>, Vec<Mismatch>) {
     let mut console = Console::new();
@@ -46,7 +55,7 @@ pub fn check(lesson: &Lesson) -> (Vec<Option<String>>, Vec<Mismatch>) {
             });
         }
         if let Some(exp) = &s.expected {
-            if *exp != out {
+            if normalize(exp) != normalize(&out) {
                 mismatches.push(Mismatch {
                     location: format!("{}:{}", lesson.name, s.line),
                     command: s.command.clone(),

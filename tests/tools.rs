@@ -1,0 +1,687 @@
+//! The lecturer's tools: kafka-metadata-quorum, kafka-topics, kafka-dump-log and the shell
+//! helpers, checked line by line against the real tools' layouts.
+
+use kraft_core::sim::{World, WorldConfig};
+use kraft_core::tools::{self, ToolError};
+
+const QUORUM: &str = "kafka-metadata-quorum.sh --bootstrap-server localhost:9092";
+const TOPICS: &str = "kafka-topics.sh --bootstrap-server localhost:9092";
+const SEGMENT: &str = "__cluster_metadata-0/00000000000000000000.log";
+
+fn run(w: &mut World, line: &str) -> Result<String, ToolError> {
+    tools::run(w, &tools::split_command_line(line))
+}
+
+fn ok(w: &mut World, line: &str) -> String {
+    match run(w, line) {
+        Ok(s) => s,
+        Err(e) => panic!("`{line}` failed:\n{e}"),
+    }
+}
+
+fn err(w: &mut World, line: &str) -> ToolError {
+    match run(w, line) {
+        Ok(s) => panic!("`{line}` should fail, printed:\n{s}"),
+        Err(e) => e,
+    }
+}
+
+/// Example 2's cluster: controllers 101, 102, 103 and broker 1.
+fn example2() -> World {
+    let mut w = World::new(WorldConfig::new(7, vec![101, 102, 103], vec![1])).unwrap();
+    w.run_for(10_000);
+    w
+}
+
+/// Example 4's cluster: controller 100 and brokers 1, 2, 3.
+fn example4() -> World {
+    let mut w = World::new(WorldConfig::new(7, vec![100], vec![1, 2, 3])).unwrap();
+    w.run_for(10_000);
+    w
+}
+
+/// A field of a `key: value key: value` line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let pat = format!("{key}: ");
+    let start = line
+        .find(&pat)
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + pat.len();
+    line[start..].split(' ').next().unwrap()
+}
+
+// ----- kafka-metadata-quorum -----
+
+#[test]
+fn describe_status_pads_labels_to_24_and_lists_voters_and_observers() {
+    let mut w = example2();
+    let out = ok(&mut w, &format!("{QUORUM} describe --status"));
+    let lines: Vec<&str> = out.lines().collect();
+    let labels = [
+        "ClusterId:",
+        "LeaderId:",
+        "LeaderEpoch:",
+        "HighWatermark:",
+        "MaxFollowerLag:",
+        "MaxFollowerLagTimeMs:",
+        "CurrentVoters:",
+        "CurrentObservers:",
+    ];
+    assert_eq!(lines.len(), labels.len(), "{out}");
+    for (line, label) in lines.iter().zip(labels) {
+        assert!(line.starts_with(&format!("{label:<24}")), "{line}");
+        assert_ne!(
+            line.as_bytes()[24],
+            b' ',
+            "value starts at column 24: {line}"
+        );
+    }
+    assert_eq!(
+        lines[0],
+        format!("ClusterId:              {}", w.cluster_id())
+    );
+    let (leader, epoch) = w.leader().unwrap();
+    assert_eq!(lines[1], format!("LeaderId:               {leader}"));
+    assert_eq!(lines[2], format!("LeaderEpoch:            {epoch}"));
+    let voters: Vec<String> = w
+        .voters()
+        .iter()
+        .map(|v| {
+            format!(
+                "{{\"id\": {}, \"directoryId\": \"{}\", \"endpoints\": [\"CONTROLLER://localhost:{}\"]}}",
+                v.key.id,
+                v.key.directory_id.unwrap(),
+                v.port
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines[6],
+        format!("CurrentVoters:          [{}]", voters.join(", "))
+    );
+    assert!(lines[6].contains("CONTROLLER://localhost:9093"));
+    assert!(lines[6].contains("CONTROLLER://localhost:9097"));
+    assert_eq!(
+        lines[7],
+        format!(
+            "CurrentObservers:       [{{\"id\": 1, \"directoryId\": \"{}\"}}]",
+            w.node(1).unwrap().directory_id
+        )
+    );
+    let lag: i64 = lines[4][24..].parse().unwrap();
+    let lag_ms: i64 = lines[5][24..].parse().unwrap();
+    assert!((0..=2).contains(&lag), "{out}");
+    assert!((-1..2_000).contains(&lag_ms), "{out}");
+    let hw: i64 = lines[3][24..].parse().unwrap();
+    assert!(hw > 10);
+    // The same through the controller listener.
+    let again = ok(
+        &mut w,
+        "kafka-metadata-quorum.sh --bootstrap-controller localhost:9093 describe --status",
+    );
+    assert_eq!(again.lines().next(), lines.first().copied());
+}
+
+#[test]
+fn describe_replication_is_a_tab_padded_table_leader_first() {
+    let mut w = example2();
+    let out = ok(&mut w, &format!("{QUORUM} describe --replication"));
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    for r in &rows {
+        assert_eq!(r.len(), 8, "7 cells each followed by a tab: {r:?}");
+        assert_eq!(r[7], "");
+    }
+    let header: Vec<&str> = rows[0].iter().map(|c| c.trim_end()).collect();
+    assert_eq!(
+        header[..7],
+        [
+            "NodeId",
+            "DirectoryId",
+            "LogEndOffset",
+            "Lag",
+            "LastFetchTimestamp",
+            "LastCaughtUpTimestamp",
+            "Status"
+        ]
+    );
+    for col in 0..7 {
+        let width = rows[0][col].len();
+        for r in &rows {
+            assert_eq!(r[col].len(), width, "column {col} padded: {out}");
+        }
+    }
+    let (leader, _) = w.leader().unwrap();
+    let status: Vec<&str> = rows[1..].iter().map(|r| r[6].trim_end()).collect();
+    assert_eq!(status, ["Leader", "Follower", "Follower", "Observer"]);
+    assert_eq!(rows[1][0].trim_end(), leader.to_string());
+    assert_eq!(rows[4][0].trim_end(), "1");
+    let leo = |r: &Vec<&str>| r[2].trim_end().parse::<i64>().unwrap();
+    for r in &rows[1..] {
+        let lag: i64 = r[3].trim_end().parse().unwrap();
+        assert_eq!(lag, leo(&rows[1]) - leo(r));
+    }
+    // The leader's timestamps are the time of the answer.
+    let now = kraft_core::sim::clock::to_epoch_ms(w.now_ms()).to_string();
+    assert_eq!(rows[1][4].trim_end(), now);
+    assert_eq!(rows[1][5].trim_end(), now);
+    let human = ok(
+        &mut w,
+        &format!("{QUORUM} describe --replication --human-readable"),
+    );
+    let leader_row = human.lines().nth(1).unwrap();
+    assert!(leader_row.contains("0 ms ago"), "{human}");
+    assert!(!human.contains("172985"), "{human}");
+}
+
+#[test]
+fn describe_with_no_leader_times_out_like_the_admin_client() {
+    let mut w = example2();
+    for id in [101, 102, 103] {
+        w.kill(id).unwrap();
+    }
+    let before = w.now_ms();
+    let e = err(&mut w, &format!("{QUORUM} describe --status"));
+    assert!(
+        w.now_ms() >= before + 30_000,
+        "the tool waited for a leader"
+    );
+    assert_eq!(
+        e.message.lines().next().unwrap(),
+        "org.apache.kafka.common.errors.TimeoutException: Timed out waiting for a node assignment. Call: describeMetadataQuorum"
+    );
+    assert_eq!(e.exit_code, 1);
+}
+
+#[test]
+fn describe_waits_for_an_election_after_the_leader_dies() {
+    let mut w = example2();
+    let (old, epoch) = w.leader().unwrap();
+    w.kill(old).unwrap();
+    let out = ok(&mut w, &format!("{QUORUM} describe --status"));
+    let leader: i32 = out.lines().nth(1).unwrap()[24..].parse().unwrap();
+    let new_epoch: i32 = out.lines().nth(2).unwrap()[24..].parse().unwrap();
+    assert_ne!(leader, old);
+    assert!(new_epoch > epoch);
+}
+
+#[test]
+fn metadata_quorum_argument_errors() {
+    let mut w = example2();
+    let e = err(&mut w, "kafka-metadata-quorum.sh describe --status");
+    assert!(
+        e.message.starts_with("usage: kafka-metadata-quorum "),
+        "{e}"
+    );
+    assert!(e.message.ends_with(
+        "kafka-metadata-quorum: error: one of the arguments --bootstrap-server --bootstrap-controller is required\n"
+    ));
+    let e = err(&mut w, &format!("{QUORUM} describe"));
+    assert_eq!(
+        e.message,
+        "One of --status or --replication must be specified with describe sub-command\n"
+    );
+    let e = err(&mut w, &format!("{QUORUM} describe --status --replication"));
+    assert_eq!(
+        e.message,
+        "Only one of --status or --replication should be specified with describe sub-command\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{QUORUM} describe --status --human-readable"),
+    );
+    assert_eq!(
+        e.message,
+        "The option --human-readable is only supported along with --replication\n"
+    );
+    let e = err(&mut w, &format!("{QUORUM} describe --foo"));
+    assert!(e
+        .message
+        .ends_with("kafka-metadata-quorum: error: unrecognized arguments: '--foo'\n"));
+}
+
+// ----- kafka-topics -----
+
+#[test]
+fn create_describe_list_delete_on_example4() {
+    let mut w = example4();
+    let out = ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
+    );
+    assert_eq!(out, "Created topic orders.\n");
+    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let header: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(header[0], "Topic: orders");
+    assert!(header[1].starts_with("TopicId: ") && header[1].len() == 9 + 22);
+    assert_eq!(header[2], "PartitionCount: 1");
+    assert_eq!(header[3], "ReplicationFactor: 3");
+    assert!(header[4].starts_with("Configs: "), "{out}");
+    let p: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(p[0], "");
+    assert_eq!(p[1], "Topic: orders");
+    assert_eq!(p[2], "Partition: 0");
+    assert!(p[3].starts_with("Leader: "));
+    let replicas = p[4].strip_prefix("Replicas: ").unwrap();
+    let mut sorted: Vec<&str> = replicas.split(',').collect();
+    sorted.sort();
+    assert_eq!(sorted, ["1", "2", "3"]);
+    assert_eq!(p[5], format!("Isr: {replicas}"));
+    assert_eq!(
+        p[3],
+        format!("Leader: {}", replicas.split(',').next().unwrap())
+    );
+    assert_eq!(p[6], "Elr: ");
+    assert_eq!(p[7], "LastKnownElr: ");
+    assert_eq!(p.len(), 8);
+
+    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "orders\n");
+    ok(&mut w, &format!("{TOPICS} --create --topic payments"));
+    assert_eq!(
+        ok(&mut w, &format!("{TOPICS} --list")),
+        "orders\npayments\n"
+    );
+    assert_eq!(
+        ok(&mut w, &format!("{TOPICS} --list --topic pay.*")),
+        "payments\n"
+    );
+    assert_eq!(ok(&mut w, &format!("{TOPICS} --delete --topic orders")), "");
+    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "payments\n");
+    let e = err(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    assert_eq!(e.message, "Topic 'orders' does not exist as expected\n");
+    assert_eq!(
+        ok(
+            &mut w,
+            &format!("{TOPICS} --describe --topic orders --if-exists")
+        ),
+        ""
+    );
+}
+
+#[test]
+fn a_frozen_broker_leaves_the_isr() {
+    let mut w = example4();
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
+    );
+    w.stop(3).unwrap();
+    w.run_for(15_000);
+    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let line = out.lines().nth(1).unwrap();
+    let isr = line.split('\t').nth(5).unwrap();
+    assert!(!isr.contains('3'), "{out}");
+    let grep = ok(&mut w, "grep Fencing 100/controller.log");
+    assert!(grep.contains("Fencing broker 3 at epoch"), "{grep}");
+    assert!(grep.lines().all(|l| l.starts_with("[2024-")), "{grep}");
+}
+
+#[test]
+fn topic_configs_and_cluster_defaults_are_shown() {
+    let mut w = example2();
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 3 --config retention.ms=1000"),
+    );
+    let out = ok(&mut w, &format!("{TOPICS} --describe"));
+    let header = out.lines().next().unwrap();
+    let configs = header.split("\tConfigs: ").nth(1).unwrap();
+    let mut names: Vec<&str> = configs.split(',').collect();
+    names.sort();
+    assert_eq!(names, ["min.insync.replicas=1", "retention.ms=1000"]);
+    assert_eq!(out.lines().count(), 4);
+    for (i, l) in out.lines().skip(1).enumerate() {
+        assert!(l.starts_with(&format!("\tTopic: orders\tPartition: {i}\tLeader: 1\t")));
+    }
+}
+
+#[test]
+fn topic_errors_print_like_topic_command() {
+    let mut w = example2();
+    ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let e = err(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let lines: Vec<&str> = e.message.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Error while executing topic command : Topic 'orders' already exists."
+    );
+    assert!(lines[1].starts_with("[2024-10-25 "));
+    assert!(lines[1].ends_with(
+        "] ERROR org.apache.kafka.common.errors.TopicExistsException: Topic 'orders' already exists."
+    ));
+    assert_eq!(lines[2], " (org.apache.kafka.tools.TopicCommand)");
+    assert_eq!(
+        ok(
+            &mut w,
+            &format!("{TOPICS} --create --topic orders --if-not-exists")
+        ),
+        ""
+    );
+
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic big --replication-factor 3"),
+    );
+    assert!(e.message.starts_with(
+        "Error while executing topic command : Unable to replicate the partition 3 time(s)"
+    ));
+    assert!(e
+        .message
+        .contains("ERROR org.apache.kafka.common.errors.InvalidReplicationFactorException: "));
+
+    let e = err(&mut w, &format!("{TOPICS} --foo"));
+    assert!(e
+        .message
+        .starts_with("Error while executing topic command : foo is not a recognized option\n"));
+    assert!(e
+        .message
+        .contains("ERROR joptsimple.UnrecognizedOptionException: foo is not a recognized option"));
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions x"),
+    );
+    assert!(e
+        .message
+        .contains("Cannot parse argument 'x' of option partitions"));
+    let e = err(&mut w, &format!("{TOPICS} --create --partitions 1"));
+    assert_eq!(e.message, "Missing required argument \"[topic]\"\n");
+    let e = err(&mut w, &format!("{TOPICS} --list --create --topic t"));
+    assert!(e
+        .message
+        .starts_with("Command must include exactly one action"));
+    let e = err(&mut w, "kafka-topics.sh --list");
+    assert_eq!(e.message, "--bootstrap-server must be specified\n");
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions 0"),
+    );
+    assert_eq!(e.message, "The partitions must be greater than 0\n");
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --config nope=1"),
+    );
+    assert!(e
+        .message
+        .starts_with("Error while executing topic command : Unknown topic config name: nope\n"));
+    let e = err(&mut w, &format!("{TOPICS} --delete --topic nope"));
+    assert_eq!(e.message, "Topic 'nope' does not exist as expected\n");
+    let out = ok(&mut w, &format!("{TOPICS} --create --topic a.b"));
+    assert!(out.starts_with("WARNING: Due to limitations in metric names"));
+    assert!(out.ends_with("Created topic a.b.\n"));
+}
+
+#[test]
+fn create_retries_against_the_new_active_controller() {
+    let mut w = example2();
+    let old = w.active_controller().unwrap();
+    w.kill(old).unwrap();
+    let out = ok(&mut w, &format!("{TOPICS} --create --topic payments"));
+    assert_eq!(out, "Created topic payments.\n");
+    assert_ne!(w.active_controller(), Some(old));
+    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "payments\n");
+}
+
+#[test]
+fn create_without_a_quorum_times_out() {
+    let mut w = example2();
+    w.kill(101).unwrap();
+    w.kill(102).unwrap();
+    w.kill(103).unwrap();
+    let e = err(&mut w, &format!("{TOPICS} --create --topic t"));
+    assert!(e.message.starts_with(
+        "Error while executing topic command : Timed out waiting for a node assignment. Call: createTopics\n"
+    ), "{e}");
+    assert!(e
+        .message
+        .contains("ERROR org.apache.kafka.common.errors.TimeoutException: "));
+}
+
+// ----- kafka-dump-log -----
+
+fn dump(w: &mut World, node: i32) -> String {
+    ok(
+        w,
+        &format!("kafka-dump-log.sh --cluster-metadata-decoder --files {node}/{SEGMENT}"),
+    )
+}
+
+#[test]
+fn dump_log_prints_batches_with_real_sizes_positions_and_crcs() {
+    let mut w = example2();
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 3"),
+    );
+    w.run_for(2_000);
+    let out = dump(&mut w, 101);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], format!("Dumping 101/{SEGMENT}"));
+    assert_eq!(lines[1], "Log starting offset: 0");
+    assert!(lines[2].starts_with("baseOffset: 0 lastOffset: 2 count: 3 baseSequence: -1 lastSequence: -1 producerId: -1 producerEpoch: -1 partitionLeaderEpoch: 1 isTransactional: false isControl: true deleteHorizonMs: OptionalLong.empty position: 0 CreateTime: "));
+    assert!(lines[2].contains(" magic: 2 compresscodec: none crc: "));
+    assert!(lines[2].ends_with(" isvalid: true"));
+    assert!(lines[3].starts_with("| offset: 0 CreateTime: "));
+    assert!(lines[3].contains(" keySize: 4 valueSize: 34 sequence: -1 headerKeys: [] LeaderChange: {\"version\":0,\"leaderId\":"));
+    assert!(lines[4].ends_with("headerKeys: [] KRaftVersion {\"version\":0,\"kRaftVersion\":1}"));
+    assert!(lines[4].contains("keySize: 4 valueSize: 5 "));
+    assert!(lines[5]
+        .contains("headerKeys: [] KRaftVoters {\"version\":0,\"voters\":[{\"voterId\":101,"));
+
+    // position = the sum of the sizes before; offsets follow on.
+    let mut position = 0u64;
+    let mut next_offset = 0i64;
+    let mut batches = 0;
+    let mut current_last = -1i64;
+    for l in &lines[2..] {
+        if l.starts_with("baseOffset: ") {
+            assert_eq!(field(l, "position").parse::<u64>().unwrap(), position);
+            assert_eq!(field(l, "baseOffset").parse::<i64>().unwrap(), next_offset);
+            let size: u64 = field(l, "size").parse().unwrap();
+            let count: i64 = field(l, "count").parse().unwrap();
+            current_last = field(l, "lastOffset").parse().unwrap();
+            assert_eq!(current_last - next_offset + 1, count);
+            assert!(size >= 61 + 8 * count as u64);
+            position += size;
+            batches += 1;
+        } else {
+            assert!(l.starts_with("| offset: "), "{l}");
+            assert_eq!(field(l, "offset").parse::<i64>().unwrap(), next_offset);
+            assert!(next_offset <= current_last);
+            next_offset += 1;
+        }
+    }
+    assert!(batches > 5);
+    assert_eq!(
+        next_offset,
+        w.node(101).unwrap().disk.metadata_log.end_offset()
+    );
+
+    // The topic's batch: TopicRecord then three PartitionRecords, key null.
+    let topic_line = lines
+        .iter()
+        .find(|l| l.contains("\"type\":\"TOPIC_RECORD\""))
+        .unwrap();
+    assert!(topic_line.contains(" keySize: -1 valueSize: 27 sequence: -1 headerKeys: [] payload: {\"type\":\"TOPIC_RECORD\",\"version\":0,\"data\":{\"name\":\"orders\",\"topicId\":\""));
+    let described = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let id = described
+        .split("TopicId: ")
+        .nth(1)
+        .unwrap()
+        .split('\t')
+        .next()
+        .unwrap();
+    assert!(topic_line.ends_with(&format!("\"topicId\":\"{id}\"}}}}")));
+    let partitions = lines
+        .iter()
+        .filter(|l| {
+            l.contains(
+                "payload: {\"type\":\"PARTITION_RECORD\",\"version\":2,\"data\":{\"partitionId\":",
+            )
+        })
+        .count();
+    assert_eq!(partitions, 3);
+}
+
+#[test]
+fn dump_log_crcs_are_stable_and_equal_on_every_replica() {
+    let mut w = example2();
+    let a = dump(&mut w, 101);
+    let b = dump(&mut w, 101);
+    assert_eq!(a, b);
+    let c = dump(&mut w, 102);
+    // The follower holds the same batches (it may lag by a batch at the end).
+    let batch_lines = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.starts_with("baseOffset: "))
+            .map(|l| l.to_string())
+            .collect()
+    };
+    let (ba, bc) = (batch_lines(&a), batch_lines(&c));
+    let n = ba.len().min(bc.len());
+    assert!(n > 5);
+    assert_eq!(ba[..n - 1], bc[..n - 1]);
+    let crcs: std::collections::BTreeSet<&str> = ba.iter().map(|l| field(l, "crc")).collect();
+    assert!(crcs.len() > n / 2, "crcs differ between batches");
+}
+
+#[test]
+fn dump_log_errors_and_options() {
+    let mut w = example2();
+    let e = err(
+        &mut w,
+        "kafka-dump-log.sh --cluster-metadata-decoder --files 101/__cluster_metadata-0/00000000000000000099.log",
+    );
+    assert_eq!(
+        e.stdout,
+        "Dumping 101/__cluster_metadata-0/00000000000000000099.log\nLog starting offset: 99\n"
+    );
+    assert_eq!(
+        e.message,
+        "101/__cluster_metadata-0/00000000000000000099.log\njava.nio.file.NoSuchFileException: 101/__cluster_metadata-0/00000000000000000099.log\n"
+    );
+    let e = err(&mut w, &format!("kafka-dump-log.sh --files 999/{SEGMENT}"));
+    assert!(e.message.contains("NoSuchFileException: 999/"));
+    let e = err(&mut w, "kafka-dump-log.sh --foo");
+    assert_eq!(
+        e.message,
+        "foo is not a recognized option\njoptsimple.UnrecognizedOptionException: foo is not a recognized option\n"
+    );
+    let e = err(&mut w, "kafka-dump-log.sh --cluster-metadata-decoder");
+    assert_eq!(e.message, "Missing required argument \"[files]\"\n");
+
+    // Several files, comma-separated.
+    let out = ok(
+        &mut w,
+        &format!(
+            "kafka-dump-log.sh --cluster-metadata-decoder --files 101/{SEGMENT},102/{SEGMENT}"
+        ),
+    );
+    let dumping: Vec<&str> = out.lines().filter(|l| l.starts_with("Dumping ")).collect();
+    assert_eq!(
+        dumping,
+        [
+            format!("Dumping 101/{SEGMENT}"),
+            format!("Dumping 102/{SEGMENT}")
+        ]
+    );
+    // Without a decoder: batch lines only.
+    let shallow = ok(&mut w, &format!("kafka-dump-log.sh --files 101/{SEGMENT}"));
+    assert!(shallow
+        .lines()
+        .skip(2)
+        .all(|l| l.starts_with("baseOffset: ")));
+    // --skip-record-metadata prints "| payload: ..." only.
+    let skip = ok(
+        &mut w,
+        &format!("kafka-dump-log.sh --cluster-metadata-decoder --skip-record-metadata --files 101/{SEGMENT}"),
+    );
+    assert!(skip
+        .lines()
+        .any(|l| l == "| payload: {\"type\":\"NO_OP_RECORD\",\"version\":0,\"data\":{}}"));
+}
+
+// ----- shell helpers -----
+
+#[test]
+fn ls_cat_grep_tail_over_a_node() {
+    let mut w = example2();
+    let out = ok(&mut w, "ls 101/__cluster_metadata-0");
+    assert_eq!(
+        out,
+        "00000000000000000000-0000000000.checkpoint\n00000000000000000000.index\n00000000000000000000.log\n00000000000000000000.timeindex\nleader-epoch-checkpoint\npartition.metadata\nquorum-state\n"
+    );
+    let root = ok(&mut w, "ls 101");
+    assert!(root.contains("__cluster_metadata-0\n") && root.contains("server.log\n"));
+    let e = err(&mut w, "ls 101/nope");
+    assert_eq!(
+        e.message,
+        "ls: cannot access '101/nope': No such file or directory\n"
+    );
+    let e = err(&mut w, "ls 7/__cluster_metadata-0");
+    assert_eq!(
+        e.message,
+        "ls: cannot access '7/__cluster_metadata-0': No such file or directory\n"
+    );
+
+    let (leader, epoch) = w.leader().unwrap();
+    let qs = ok(&mut w, "cat 101/__cluster_metadata-0/quorum-state");
+    assert!(qs.starts_with(&format!("{{\"leaderId\":{leader},\"leaderEpoch\":{epoch},")));
+    assert!(qs.contains("\"data_version\":1}"));
+    let e = err(&mut w, "cat 101/__cluster_metadata-0/nope");
+    assert_eq!(
+        e.message,
+        "cat: 101/__cluster_metadata-0/nope: No such file or directory\n"
+    );
+    let e = err(&mut w, "cat 101/__cluster_metadata-0");
+    assert_eq!(e.message, "cat: 101/__cluster_metadata-0: Is a directory\n");
+
+    let all = ok(&mut w, "grep Replayed 101/controller.log");
+    let count = ok(&mut w, "grep -c Replayed 101/controller.log");
+    assert_eq!(count, format!("{}\n", all.lines().count()));
+    assert!(all.lines().count() > 5);
+    for l in all.lines() {
+        assert!(l.starts_with("[2024-10-25 ") && l.contains("] INFO [QuorumController id=101] "));
+        assert!(l.ends_with(")"));
+    }
+    // Raft lines are in server.log, not controller.log.
+    assert_eq!(ok(&mut w, "grep -c RaftManager 101/controller.log"), "0\n");
+    assert!(ok(&mut w, "grep -c RaftManager 101/server.log") != "0\n");
+
+    let tail = ok(&mut w, "tail -n 2 1/server.log");
+    assert_eq!(tail.lines().count(), 2);
+    let whole = ok(&mut w, "cat 1/server.log");
+    assert!(whole.ends_with(&tail));
+    assert_eq!(ok(&mut w, "tail -3 1/server.log").lines().count(), 3);
+    assert_eq!(ok(&mut w, "head -n 1 1/server.log").lines().count(), 1);
+
+    let e = err(&mut w, "frobnicate 1");
+    assert_eq!(e.message, "frobnicate: command not found\n");
+    assert_eq!(e.exit_code, 127);
+}
+
+#[test]
+fn create_retries_when_a_partitioned_controller_answers_not_controller() {
+    let mut w = example2();
+    let old = w.active_controller().unwrap();
+    let others: Vec<i32> = w.node_ids().into_iter().filter(|i| *i != old).collect();
+    w.partition(&[vec![old], others]).unwrap();
+    let out = ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    assert_eq!(out, "Created topic orders.\n");
+    let now_active = w.active_controller().unwrap();
+    assert_ne!(now_active, old);
+    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "orders\n");
+    let replayed = ok(
+        &mut w,
+        &format!("grep -c \"Replayed TopicRecord for topic orders\" {now_active}/controller.log"),
+    );
+    assert_eq!(replayed, "1\n");
+    // The first try reached the old controller, which replayed the records before losing the
+    // leadership and answering NOT_CONTROLLER.
+    let first = ok(
+        &mut w,
+        &format!("grep -c \"Replayed TopicRecord for topic orders\" {old}/controller.log"),
+    );
+    assert_eq!(first, "1\n");
+}
