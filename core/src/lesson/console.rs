@@ -276,6 +276,7 @@ impl Console {
                 Ok(String::new())
             }
             "transitions" => self.transitions(args),
+            "records" => self.records(args),
             "expect" => self.expect(args),
             "timeline" => self.timeline(args),
             _ => {
@@ -572,6 +573,51 @@ impl Console {
             }
             _ => Err(usage.into()),
         }
+    }
+
+    /// `records NODE [since=MARK] [all]`: the metadata records in NODE's log as `offset N {json}`
+    /// (NoOpRecords left out unless `all`), written at or after MARK.
+    fn records(&mut self, args: &[String]) -> Result<String, String> {
+        let id_text = args
+            .first()
+            .ok_or("usage: records NODE [since=MARK] [all]")?
+            .clone();
+        let id = self.node_id(&id_text)?;
+        let mut since = 0;
+        let mut all = false;
+        for a in &args[1..] {
+            if let Some(m) = a.strip_prefix("since=") {
+                since = *self
+                    .marks
+                    .get(m)
+                    .ok_or_else(|| format!("no mark '{m}' (set one with `mark {m}`)"))?;
+            } else if a == "all" {
+                all = true;
+            } else {
+                return Err(format!("records: unknown argument '{a}' (since=MARK, all)"));
+            }
+        }
+        let w = self.world()?;
+        let log = &w.node(id).expect("checked").disk.metadata_log;
+        let mut out = Vec::new();
+        for b in log
+            .batches()
+            .iter()
+            .filter(|b| !b.is_control && b.create_time_ms >= since)
+        {
+            for (i, r) in b.records.iter().enumerate() {
+                if let crate::raft::batch::Record::Metadata(m) = r {
+                    if all || m.type_name() != "NO_OP_RECORD" {
+                        out.push(format!(
+                            "offset {} {}",
+                            b.base_offset + i as i64,
+                            m.to_json()
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(out.join("\n"))
     }
 
     fn expect(&mut self, args: &[String]) -> Result<String, String> {
