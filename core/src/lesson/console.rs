@@ -277,6 +277,7 @@ impl Console {
             }
             "transitions" => self.transitions(args),
             "records" => self.records(args),
+            "controller" => self.controller(args),
             "expect" => self.expect(args),
             "timeline" => self.timeline(args),
             _ => {
@@ -618,6 +619,44 @@ impl Console {
             }
         }
         Ok(out.join("\n"))
+    }
+
+    /// `controller NODE`: a QuorumController's offsets, SnapshotRegistry, purgatory and
+    /// topicsByName (what the page's controller panel shows).
+    fn controller(&mut self, args: &[String]) -> Result<String, String> {
+        let id_text = args.first().ok_or("usage: controller NODE")?.clone();
+        let id = self.node_id(&id_text)?;
+        let w = self.world()?;
+        let n = w.node(id).expect("checked");
+        let c = n
+            .controller
+            .as_ref()
+            .ok_or_else(|| format!("node {id} runs no QuorumController ({})", n.process.name()))?;
+        let oc = &c.offset_control;
+        let role = match c.active_epoch() {
+            Some(e) => format!("active in epoch {e}"),
+            None => "standby".to_string(),
+        };
+        let epochs: Vec<String> = oc
+            .snapshot_registry
+            .epochs_list()
+            .iter()
+            .map(|e| e.to_string())
+            .collect();
+        let purgatory: Vec<String> = c
+            .purgatory
+            .iter()
+            .map(|(o, p)| format!("{}@{o}", p.name))
+            .collect();
+        Ok(format!(
+            "QuorumController {id}: {role}\nlastCommittedOffset={} lastStableOffset={} nextWriteOffset={}\nsnapshots=[{}]\npurgatory=[{}]\ntopicsByName={}",
+            oc.last_committed_offset,
+            oc.last_stable_offset,
+            oc.next_write_offset,
+            epochs.join(", "),
+            purgatory.join(", "),
+            c.state.replication.topics_by_name
+        ))
     }
 
     fn expect(&mut self, args: &[String]) -> Result<String, String> {
