@@ -278,6 +278,7 @@ impl Console {
             "transitions" => self.transitions(args),
             "records" => self.records(args),
             "controller" => self.controller(args),
+            "record-types" => self.record_types(args),
             "expect" => self.expect(args),
             "timeline" => self.timeline(args),
             _ => {
@@ -657,6 +658,29 @@ impl Console {
             purgatory.join(", "),
             c.state.replication.topics_by_name
         ))
+    }
+
+    /// `record-types NODE`: how many records of each type NODE's log holds, most first, as
+    /// `grep -o '"type":"[A-Z_]*"' | sort | uniq -c | sort -rn` prints them.
+    fn record_types(&mut self, args: &[String]) -> Result<String, String> {
+        let id_text = args.first().ok_or("usage: record-types NODE")?.clone();
+        let id = self.node_id(&id_text)?;
+        let w = self.world()?;
+        let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for b in w.node(id).expect("checked").disk.metadata_log.batches() {
+            for r in &b.records {
+                if let crate::raft::batch::Record::Metadata(m) = r {
+                    *counts.entry(m.type_name()).or_default() += 1;
+                }
+            }
+        }
+        let mut rows: Vec<(usize, &str)> = counts.into_iter().map(|(t, n)| (n, t)).collect();
+        rows.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(a.1)));
+        Ok(rows
+            .iter()
+            .map(|(n, t)| format!("{n:>7} \"type\":\"{t}\""))
+            .collect::<Vec<_>>()
+            .join("\n"))
     }
 
     fn expect(&mut self, args: &[String]) -> Result<String, String> {
