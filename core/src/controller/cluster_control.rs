@@ -129,18 +129,7 @@ impl ClusterControlManager {
                 port,
                 security_protocol: SECURITY_PROTOCOL_PLAINTEXT,
             }],
-            features: vec![
-                FeatureRange {
-                    name: "kraft.version".into(),
-                    min_supported_version: 0,
-                    max_supported_version: 1,
-                },
-                FeatureRange {
-                    name: "metadata.version".into(),
-                    min_supported_version: 7,
-                    max_supported_version: 33,
-                },
-            ],
+            features: supported_features(),
             fenced: true,
             in_controlled_shutdown: false,
             log_dirs,
@@ -156,6 +145,26 @@ impl ClusterControlManager {
             .map(|(id, _)| *id)
             .collect()
     }
+}
+
+/// The feature ranges this simulated Kafka supports, as brokers and controllers register them:
+/// kraft.version 0-1 and metadata.version 7 (3.3-IV3) to 33 (4.4-IV2).
+pub fn supported_features() -> Vec<FeatureRange> {
+    [
+        ("kraft.version", 0, 1),
+        (
+            "metadata.version",
+            7,
+            super::feature_control::METADATA_VERSION_LEVEL,
+        ),
+    ]
+    .into_iter()
+    .map(|(name, min, max)| FeatureRange {
+        name: name.to_string(),
+        min_supported_version: min,
+        max_supported_version: max,
+    })
+    .collect()
 }
 
 /// Kafka's `BrokerRegistration.toString()`.

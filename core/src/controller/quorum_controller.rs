@@ -3,7 +3,7 @@
 //! before commit -> schedulePreparedAppend -> handleScheduleAppend (snapshot at that offset) ->
 //! deferred until committed -> completeUpTo on commit.
 
-use super::cluster_control::ClusterControlManager;
+use super::cluster_control::{supported_features, ClusterControlManager};
 use super::configuration_control::ConfigurationControlManager;
 use super::deferred_event_queue::DeferredEventQueue;
 use super::event_queue::KafkaEventQueue;
@@ -16,8 +16,8 @@ use super::rpc::{
 };
 use crate::metadata::{
     BeginTransactionRecord, BrokerRegistrationChangeRecord, ConfigRecord, EndTransactionRecord,
-    Endpoint, FeatureRange, MetadataRecord, RegisterControllerRecord, FENCING_FENCE,
-    FENCING_UNFENCE, RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
+    Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
+    RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
 };
 use crate::raft::batch::{Record, RecordBatch};
 use crate::raft::client::AppendError;
@@ -666,18 +666,7 @@ impl QuorumController {
                             port: *port,
                             security_protocol: SECURITY_PROTOCOL_PLAINTEXT,
                         }],
-                        features: vec![
-                            FeatureRange {
-                                name: "kraft.version".into(),
-                                min_supported_version: 0,
-                                max_supported_version: 1,
-                            },
-                            FeatureRange {
-                                name: "metadata.version".into(),
-                                min_supported_version: 7,
-                                max_supported_version: 33,
-                            },
-                        ],
+                        features: supported_features(),
                     },
                 )],
                 response: Some(ControllerResponse::ControllerRegistration { error: None }),
@@ -725,6 +714,23 @@ impl QuorumController {
                 }
             }
         }
+    }
+
+    /// Schedule the next run of a periodic task: writeNoOpRecord every
+    /// metadata.max.idle.interval.ms, maybeFenceStaleBroker every session / 8.
+    fn schedule_periodic(&mut self, op: WriteOp, now: u64) {
+        let period = match op {
+            WriteOp::WriteNoOp => self.config.no_op_interval_ms,
+            _ => (self.config.session_timeout_ms / 8).max(1),
+        };
+        let name = op.name(0);
+        self.queue.schedule_deferred(
+            &name,
+            now + period,
+            name.clone(),
+            ControllerEvent::Write { op, reply: None },
+            now,
+        );
     }
 
     /// `handleBrokerFenced`: PartitionChangeRecords taking the broker out of every ISR, then the
@@ -849,28 +855,8 @@ impl QuorumController {
         };
         let now = io.now_ms;
         // Periodic tasks reschedule themselves.
-        match op {
-            WriteOp::WriteNoOp => self.queue.schedule_deferred(
-                "writeNoOpRecord",
-                now + self.config.no_op_interval_ms,
-                "writeNoOpRecord",
-                ControllerEvent::Write {
-                    op: WriteOp::WriteNoOp,
-                    reply: None,
-                },
-                now,
-            ),
-            WriteOp::MaybeFenceStaleBroker => self.queue.schedule_deferred(
-                "maybeFenceStaleBroker",
-                now + (self.config.session_timeout_ms / 8).max(1),
-                "maybeFenceStaleBroker",
-                ControllerEvent::Write {
-                    op: WriteOp::MaybeFenceStaleBroker,
-                    reply: None,
-                },
-                now,
-            ),
-            _ => {}
+        if matches!(op, WriteOp::WriteNoOp | WriteOp::MaybeFenceStaleBroker) {
+            self.schedule_periodic(op.clone(), now);
         }
         let mut result = self.generate(&op, io);
         if result.records.len() > self.config.max_records_per_batch && result.is_atomic {
@@ -1051,26 +1037,8 @@ impl QuorumController {
                 },
                 now,
             );
-            self.queue.schedule_deferred(
-                "writeNoOpRecord",
-                now + self.config.no_op_interval_ms,
-                "writeNoOpRecord",
-                ControllerEvent::Write {
-                    op: WriteOp::WriteNoOp,
-                    reply: None,
-                },
-                now,
-            );
-            self.queue.schedule_deferred(
-                "maybeFenceStaleBroker",
-                now + (self.config.session_timeout_ms / 8).max(1),
-                "maybeFenceStaleBroker",
-                ControllerEvent::Write {
-                    op: WriteOp::MaybeFenceStaleBroker,
-                    reply: None,
-                },
-                now,
-            );
+            self.schedule_periodic(WriteOp::WriteNoOp, now);
+            self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
         } else {
             let leader = le
                 .leader_id

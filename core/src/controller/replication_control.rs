@@ -4,7 +4,7 @@
 use super::rpc::{ApiError, CreatableTopic, TopicResult};
 use crate::metadata::{
     ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord,
-    TopicRecord, NO_LEADER_CHANGE, RESOURCE_TYPE_TOPIC,
+    TopicRecord, RESOURCE_TYPE_TOPIC,
 };
 use crate::sim::rng::SimRng;
 use crate::sim::uuid::Uuid;
@@ -354,26 +354,7 @@ impl ReplicationControlManager {
             .parts
             .get_mut(&r.partition_id)
             .ok_or_else(|| format!("Unable to find partition {}:{}", info.name, r.partition_id))?;
-        if let Some(isr) = &r.isr {
-            part.isr = isr.clone();
-        }
-        if r.leader != NO_LEADER_CHANGE {
-            part.leader = r.leader;
-            part.leader_epoch += 1;
-        }
-        if let Some(v) = &r.replicas {
-            part.replicas = v.clone();
-        }
-        if let Some(v) = &r.eligible_leader_replicas {
-            part.eligible_leader_replicas = (!v.is_empty()).then(|| v.clone());
-        }
-        if let Some(v) = &r.last_known_elr {
-            part.last_known_elr = (!v.is_empty()).then(|| v.clone());
-        }
-        if let Some(d) = &r.directories {
-            part.directories = d.clone();
-        }
-        part.partition_epoch += 1;
+        part.apply_change(r);
         let line = format!(
             "Replayed partition change {} for topic {}",
             MetadataRecord::PartitionChange(r.clone()).data_json(),

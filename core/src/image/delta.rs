@@ -162,26 +162,7 @@ impl MetadataDelta {
                     .partitions
                     .get_mut(&c.partition_id)
                     .ok_or_else(|| format!("no partition {} to change", c.partition_id))?;
-                if let Some(isr) = &c.isr {
-                    part.isr = isr.clone();
-                }
-                if c.leader != NO_LEADER_CHANGE {
-                    part.leader = c.leader;
-                    part.leader_epoch += 1;
-                }
-                if let Some(v) = &c.replicas {
-                    part.replicas = v.clone();
-                }
-                if let Some(v) = &c.eligible_leader_replicas {
-                    part.eligible_leader_replicas = (!v.is_empty()).then(|| v.clone());
-                }
-                if let Some(v) = &c.last_known_elr {
-                    part.last_known_elr = (!v.is_empty()).then(|| v.clone());
-                }
-                if let Some(v) = &c.directories {
-                    part.directories = v.clone();
-                }
-                part.partition_epoch += 1;
+                part.apply_change(c);
             }
             MetadataRecord::RemoveTopic(r) => {
                 self.changed_topics.push(r.topic_id);

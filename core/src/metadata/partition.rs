@@ -119,6 +119,40 @@ impl PartitionRecord {
         w.tagged_fields(tagged);
     }
 
+    /// Kafka's `PartitionRegistration.merge(PartitionChangeRecord)`: apply a change; a new
+    /// leader bumps the leader epoch, every change bumps the partition epoch.
+    pub fn apply_change(&mut self, c: &PartitionChangeRecord) {
+        if let Some(isr) = &c.isr {
+            self.isr = isr.clone();
+        }
+        if c.leader != NO_LEADER_CHANGE {
+            self.leader = c.leader;
+            self.leader_epoch += 1;
+        }
+        if let Some(v) = &c.replicas {
+            self.replicas = v.clone();
+        }
+        if let Some(v) = &c.removing_replicas {
+            self.removing_replicas = v.clone();
+        }
+        if let Some(v) = &c.adding_replicas {
+            self.adding_replicas = v.clone();
+        }
+        if c.leader_recovery_state != LEADER_RECOVERY_NO_CHANGE {
+            self.leader_recovery_state = c.leader_recovery_state;
+        }
+        if let Some(v) = &c.eligible_leader_replicas {
+            self.eligible_leader_replicas = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(v) = &c.last_known_elr {
+            self.last_known_elr = (!v.is_empty()).then(|| v.clone());
+        }
+        if let Some(v) = &c.directories {
+            self.directories = v.clone();
+        }
+        self.partition_epoch += 1;
+    }
+
     /// The partition as Kafka's `PartitionRegistration.toString()` prints it (controller replay
     /// log lines, `kafka-metadata-shell` `cat`):
     /// `PartitionRegistration(replicas=[1, 2, 3], directories=[...], isr=[1, 2, 3],
