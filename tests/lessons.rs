@@ -109,3 +109,22 @@ fn lesson_02_is_the_articles_example_2() {
         "Created topic payments."
     );
 }
+
+/// The page compiles every lesson in (web/src/lessons.rs lists them by name).
+#[test]
+fn the_page_lists_every_lesson() {
+    let list = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../web/src/lessons.rs"
+    ))
+    .expect("web/src/lessons.rs");
+    for (name, _) in lessons() {
+        let stem = name
+            .trim_start_matches("lessons/")
+            .trim_end_matches(".lesson");
+        assert!(
+            list.contains(&format!("\"{stem}\"")),
+            "web/src/lessons.rs does not list {stem}"
+        );
+    }
+}

@@ -1,12 +1,17 @@
 //! The root component: owns the reducer and the play timer, and lays out the panels.
 
+use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
+use kraft_core::view::ClusterView;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::broker_panel::BrokerPanel;
 use crate::components::cluster_view::ClusterDiagram;
+use crate::components::console::ConsolePanel;
 use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
+use crate::components::lesson_panel::{labels, LessonPanel, LessonPicker};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
 use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
@@ -36,6 +41,38 @@ pub struct PlayfieldProps {
     pub initial: Playground,
 }
 
+/// The node shown by default: the first controller, else the first node.
+fn default_node(view: &ClusterView) -> i32 {
+    view.nodes
+        .iter()
+        .find(|n| n.roles.contains("controller"))
+        .or(view.nodes.first())
+        .map(|n| n.id)
+        .unwrap_or_default()
+}
+
+/// The lesson keys: Right arrow / Space = next step, Left arrow = previous step, Home = restart.
+/// Keys typed into a text field or a menu are theirs, not the lesson's.
+fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
+    if e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return None;
+    }
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name().to_ascii_lowercase())
+        .unwrap_or_default();
+    if matches!(tag.as_str(), "input" | "textarea" | "select") {
+        return None;
+    }
+    match e.key().as_str() {
+        "ArrowRight" | " " | "Spacebar" => Some(Action::LessonNext),
+        "ArrowLeft" => Some(Action::LessonPrev),
+        "Home" => Some(Action::LessonRestart),
+        _ => None,
+    }
+}
+
 /// The page once the world is built.
 #[component]
 pub fn Playfield(props: &PlayfieldProps) -> Html {
@@ -43,18 +80,8 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         let initial = props.initial.clone();
         move || initial
     });
-    let selected = use_state({
-        let view = props.initial.view.clone();
-        move || {
-            // The first controller, else the first node.
-            view.nodes
-                .iter()
-                .find(|n| n.roles.contains("controller"))
-                .or(view.nodes.first())
-                .map(|n| n.id)
-                .unwrap_or_default()
-        }
-    });
+    // The node whose log tail is shown; None (or a node that is gone) = the default node.
+    let selected = use_state(|| None::<i32>);
 
     // The play timer: one Tick every FRAME_WALL_MS while playing.
     {
@@ -66,39 +93,98 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         });
     }
 
+    // The lesson keys, while a lesson is open.
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(state.lesson.is_some(), move |lesson_mode| {
+            let listener = lesson_mode.then(web_sys::window).flatten().map(|window| {
+                EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                            return;
+                        };
+                        if let Some(action) = lesson_key(e) {
+                            e.prevent_default();
+                            dispatcher.dispatch(action);
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
+
     let on_action = {
         let dispatcher = state.dispatcher();
         Callback::from(move |action: Action| dispatcher.dispatch(action))
     };
     let on_select = {
         let selected = selected.clone();
-        Callback::from(move |id: i32| selected.set(id))
+        Callback::from(move |id: i32| selected.set(Some(id)))
     };
-    let view = state.view.clone();
+    let labels = labels(state.lang);
+
+    let cluster = match state.view.clone() {
+        Some(view) => {
+            let shown = selected
+                .filter(|id| view.nodes.iter().any(|n| n.id == *id))
+                .unwrap_or_else(|| default_node(&view));
+            html! {
+                <>
+                    <Controls
+                        view={view.clone()}
+                        playing={state.playing}
+                        sim_ms_per_frame={state.sim_ms_per_frame}
+                        last_error={state.last_error.clone()}
+                        on_action={on_action.clone()}
+                    />
+                    <div class="panels">
+                        <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()} />
+                        <div class="side">
+                            <LogTail view={view.clone()} selected={shown} on_select={on_select} />
+                            <BrokerPanel view={view.clone()} />
+                        </div>
+                    </div>
+                    <ConsolePanel scrollback={state.scrollback.clone()} lang={state.lang}
+                                  lesson_mode={state.lesson.is_some()} on_action={on_action.clone()} />
+                    <ControllerPanel view={view.clone()} />
+                    <ProcessTable view={view.clone()} on_action={on_action.clone()} />
+                    <NodeLogs view={view} />
+                </>
+            }
+        }
+        None => html! {
+            <>
+                <section class="panel no-cluster" id="no-cluster">
+                    <p>{ labels.no_cluster }</p>
+                    if let Some(e) = &state.last_error {
+                        <p id="error" class="error" role="alert">{ e.clone() }</p>
+                    }
+                </section>
+                <ConsolePanel scrollback={state.scrollback.clone()} lang={state.lang}
+                              lesson_mode={state.lesson.is_some()} on_action={on_action.clone()} />
+            </>
+        },
+    };
 
     html! {
-        <div class="page" id="playground" data-ready="true">
+        <div class="page" id="playground" data-ready="true" data-lang={state.lang.code()}
+             data-mode={if state.lesson.is_some() { "lesson" } else { "free" }}>
             <header class="top">
                 <h1>{"KRaft Playground"}</h1>
-                <span class="seed">{ format!("seed {}", view.seed) }</span>
+                if let Some(view) = &state.view {
+                    <span class="seed">{ format!("seed {}", view.seed) }</span>
+                }
+                <LessonPicker current={state.lesson.as_ref().map(|l| l.index)} lang={state.lang}
+                              on_action={on_action.clone()} />
             </header>
-            <Controls
-                view={view.clone()}
-                playing={state.playing}
-                sim_ms_per_frame={state.sim_ms_per_frame}
-                last_error={state.last_error.clone()}
-                on_action={on_action.clone()}
-            />
-            <div class="panels">
-                <ClusterDiagram view={view.clone()} selected={*selected} on_select={on_select.clone()} />
-                <div class="side">
-                    <LogTail view={view.clone()} selected={*selected} on_select={on_select} />
-                    <BrokerPanel view={view.clone()} />
-                </div>
-            </div>
-            <ControllerPanel view={view.clone()} />
-            <ProcessTable view={view.clone()} on_action={on_action} />
-            <NodeLogs view={view} />
+            if let Some(run) = &state.lesson {
+                <LessonPanel run={run.clone()} lang={state.lang} on_action={on_action.clone()} />
+            }
+            { cluster }
         </div>
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod components;
+pub mod lessons;
 pub mod state;
 
 use wasm_bindgen::prelude::wasm_bindgen;

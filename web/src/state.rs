@@ -1,11 +1,15 @@
-//! The page's state: the simulated world plus play/pause settings, changed only through [`Action`]s.
+//! The page's state: the lesson [`Console`] (whose world the panels draw), the lesson being
+//! played, the console scrollback and the play/pause settings, changed only through [`Action`]s.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use kraft_core::sim::{World, WorldConfig};
+use kraft_core::lesson::runner::step_output;
+use kraft_core::lesson::{Console, Lesson};
 use kraft_core::view::ClusterView;
 use yew::Reducible;
+
+use crate::lessons;
 
 /// Wall-clock milliseconds between two frames while playing.
 pub const FRAME_WALL_MS: u32 = 50;
@@ -19,9 +23,40 @@ pub const DEFAULT_SEED: u64 = 42;
 pub const DEFAULT_CONTROLLERS: [i32; 3] = [101, 102, 103];
 /// The brokers of the default cluster.
 pub const DEFAULT_BROKERS: [i32; 3] = [1, 2, 3];
+/// At most this many console entries are kept in the scrollback.
+pub const SCROLLBACK_LIMIT: usize = 200;
+
+/// The language of the narration and of the lesson panel's labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// Korean (the default).
+    #[default]
+    Ko,
+    /// English.
+    En,
+}
+
+impl Lang {
+    /// `ko` or `en`, as in `#ko:` lines and `?lang=`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Ko => "ko",
+            Lang::En => "en",
+        }
+    }
+
+    /// Reads `ko` or `en`.
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code {
+            "ko" => Some(Lang::Ko),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+}
 
 /// Everything the user can ask the page to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Run exactly one engine event.
     Step,
@@ -43,17 +78,73 @@ pub enum Action {
     Tick,
     /// Choose how many virtual milliseconds one frame runs.
     SetSpeed(u64),
+    /// Run a line typed into the console.
+    Exec(String),
+    /// Run the lesson's next step.
+    LessonNext,
+    /// Go back one step (replays the lesson from the start).
+    LessonPrev,
+    /// Show the lesson after its first N steps ran (replays the lesson from the start).
+    LessonGoto(usize),
+    /// Back to the start of the lesson, before its first step.
+    LessonRestart,
+    /// Play lesson `index` of [`lessons::LESSONS`], or free play (`None`).
+    ChooseLesson(Option<usize>),
+    /// Choose the narration language.
+    SetLang(Lang),
 }
 
-/// The reducer state: the world, the view drawn from it and the play settings.
+/// A lesson being played: which one, and how far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRun {
+    /// Index in [`lessons::LESSONS`].
+    pub index: usize,
+    /// The parsed lesson.
+    pub lesson: Rc<Lesson>,
+    /// How many steps ran (0 = none yet, `steps.len()` = the end).
+    pub pos: usize,
+    /// What each step that ran printed (`None` for a step without a command); `pos` entries.
+    pub outputs: Vec<Option<String>>,
+}
+
+impl LessonRun {
+    /// The lesson's name (`03-timeline`).
+    pub fn name(&self) -> &'static str {
+        lessons::LESSONS[self.index].0
+    }
+
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.lesson.steps.len()
+    }
+
+    /// Whether the lesson has no steps.
+    pub fn is_empty(&self) -> bool {
+        self.lesson.steps.is_empty()
+    }
+}
+
+/// One command typed into the console and what it printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConsoleEntry {
+    /// The line typed.
+    pub command: String,
+    /// What it printed, or the error (`error: ...`).
+    pub output: String,
+    /// Whether the command failed.
+    pub failed: bool,
+}
+
+/// The reducer state.
 ///
-/// The world itself is mutated in place (behind a shared `RefCell`) so that a frame does not clone
-/// it; every action produces a fresh [`ClusterView`], which is what components compare and draw.
+/// The console (and its world) is mutated in place behind a shared `RefCell` so that a frame does
+/// not clone the world; every action produces a fresh [`ClusterView`], which is what components
+/// compare and draw. Rewinding a lesson swaps in a fresh console.
 #[derive(Clone)]
 pub struct Playground {
-    world: Rc<RefCell<World>>,
-    /// The view of the world after the last action.
-    pub view: Rc<ClusterView>,
+    console: Rc<RefCell<Console>>,
+    /// The view of the world after the last action; `None` before a `cluster` command ran.
+    pub view: Option<Rc<ClusterView>>,
     /// Whether the play timer is running.
     pub playing: bool,
     /// Virtual milliseconds run per frame while playing (and by [`Action::StepTick`]).
@@ -62,12 +153,36 @@ pub struct Playground {
     pub last_error: Option<String>,
     /// Counts the actions applied; two states are equal when they have the same count.
     pub revision: u64,
+    /// The free-play cluster the address asks for.
+    pub config: PageConfig,
+    /// The narration language.
+    pub lang: Lang,
+    /// The lesson being played, if any.
+    pub lesson: Option<Rc<LessonRun>>,
+    /// The console's scrollback, oldest first.
+    pub scrollback: Rc<Vec<ConsoleEntry>>,
 }
 
 impl PartialEq for Playground {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.world, &other.world) && self.revision == other.revision
+        Rc::ptr_eq(&self.console, &other.console) && self.revision == other.revision
     }
+}
+
+/// The console command that builds the free-play cluster.
+pub fn cluster_command(seed: u64, controllers: &[i32], brokers: &[i32]) -> String {
+    let ids = |v: &[i32]| {
+        v.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut cmd = format!("cluster controllers={}", ids(controllers));
+    if !brokers.is_empty() {
+        cmd.push_str(&format!(" brokers={}", ids(brokers)));
+    }
+    cmd.push_str(&format!(" seed={seed}"));
+    cmd
 }
 
 impl Playground {
@@ -78,17 +193,124 @@ impl Playground {
 
     /// Builds a cluster of `controllers` (voters) and `brokers` from `seed`.
     pub fn with_nodes(seed: u64, controllers: Vec<i32>, brokers: Vec<i32>) -> Result<Self, String> {
-        let config = WorldConfig::new(seed, controllers, brokers);
-        let world = World::new(config).map_err(|e| format!("cannot build the world: {e}"))?;
-        let view = Rc::new(world.view());
-        Ok(Self {
-            world: Rc::new(RefCell::new(world)),
-            view,
+        PageConfig {
+            seed,
+            controllers,
+            brokers,
+            lesson: None,
+            lang: Lang::default(),
+        }
+        .build()
+    }
+
+    fn empty(config: PageConfig) -> Self {
+        Self {
+            console: Rc::new(RefCell::new(Console::new())),
+            view: None,
             playing: false,
             sim_ms_per_frame: DEFAULT_SIM_MS_PER_FRAME,
             last_error: None,
             revision: 0,
-        })
+            lang: config.lang,
+            config,
+            lesson: None,
+            scrollback: Rc::new(Vec::new()),
+        }
+    }
+
+    /// Free play: a fresh console that ran the `cluster` command of the address.
+    fn start_free_play(&mut self) -> Result<(), String> {
+        let mut console = Console::new();
+        let c = &self.config;
+        let cmd = cluster_command(c.seed, &c.controllers, &c.brokers);
+        console
+            .exec(&cmd)
+            .map_err(|e| format!("cannot build the world ({cmd}): {e}"))?;
+        self.console = Rc::new(RefCell::new(console));
+        self.lesson = None;
+        Ok(())
+    }
+
+    /// Lesson `index` at its start, before its first step.
+    fn start_lesson(&mut self, index: usize) -> Result<(), String> {
+        let lesson = lessons::parse(index).map_err(|e| e.to_string())?;
+        self.console = Rc::new(RefCell::new(Console::new()));
+        self.lesson = Some(Rc::new(LessonRun {
+            index,
+            lesson: Rc::new(lesson),
+            pos: 0,
+            outputs: Vec::new(),
+        }));
+        Ok(())
+    }
+
+    /// Runs the lesson's steps from the start in a fresh console up to `pos` steps.
+    fn lesson_goto(&mut self, pos: usize) {
+        let Some(run) = self.lesson.clone() else {
+            return;
+        };
+        let pos = pos.min(run.len());
+        let mut console = Console::new();
+        let outputs = run.lesson.steps[..pos]
+            .iter()
+            .map(|s| (!s.command.is_empty()).then(|| step_output(&mut console, &s.command)))
+            .collect();
+        self.console = Rc::new(RefCell::new(console));
+        self.lesson = Some(Rc::new(LessonRun {
+            pos,
+            outputs,
+            ..(*run).clone()
+        }));
+    }
+
+    /// Runs the lesson's next step on the current console.
+    fn lesson_next(&mut self) {
+        let Some(run) = self.lesson.clone() else {
+            return;
+        };
+        let Some(step) = run.lesson.steps.get(run.pos) else {
+            return;
+        };
+        let out = (!step.command.is_empty())
+            .then(|| step_output(&mut self.console.borrow_mut(), &step.command));
+        let mut next = (*run).clone();
+        next.outputs.push(out);
+        next.pos += 1;
+        self.lesson = Some(Rc::new(next));
+    }
+
+    fn refresh_view(&mut self) {
+        self.view = self
+            .console
+            .borrow()
+            .world
+            .as_ref()
+            .map(|w| Rc::new(w.view()));
+    }
+
+    /// Applies an action that drives the world; `Err` with what went wrong.
+    fn world_action(&mut self, action: &Action) -> Result<(), String> {
+        let mut console = self.console.borrow_mut();
+        let Some(world) = console.world.as_mut() else {
+            return Err("no cluster yet: run a `cluster` command first".into());
+        };
+        match *action {
+            Action::Step => {
+                if !world.step() {
+                    return Err("no event is pending".to_string());
+                }
+                Ok(())
+            }
+            Action::StepTick | Action::Tick => {
+                world.run_for(self.sim_ms_per_frame);
+                Ok(())
+            }
+            Action::Kill(id) => world.kill(id).map_err(|e| format!("kill -9 {id}: {e}")),
+            Action::Restart(id) => world.restart(id).map_err(|e| format!("restart {id}: {e}")),
+            Action::Stop(id) => world.stop(id).map_err(|e| format!("STOP {id}: {e}")),
+            Action::Cont(id) => world.cont(id).map_err(|e| format!("CONT {id}: {e}")),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -96,47 +318,91 @@ impl Reducible for Playground {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        if action == Action::Tick && !self.playing {
-            // A frame that fired after Pause.
+        if action == Action::Tick && (!self.playing || self.view.is_none()) {
+            // A frame that fired after Pause, or with no world to run.
             return self;
         }
         let mut next = (*self).clone();
         next.revision += 1;
         next.last_error = None;
-        {
-            let mut world = self.world.borrow_mut();
-            let result = match action {
-                Action::Step => {
-                    if !world.step() {
-                        next.last_error = Some("no event is pending".to_string());
-                    }
-                    Ok(())
-                }
-                Action::StepTick | Action::Tick => {
-                    world.run_for(self.sim_ms_per_frame);
-                    Ok(())
-                }
-                Action::Play => {
-                    next.playing = true;
-                    Ok(())
-                }
-                Action::Pause => {
-                    next.playing = false;
-                    Ok(())
-                }
-                Action::SetSpeed(ms) => {
-                    next.sim_ms_per_frame = ms.max(1);
-                    Ok(())
-                }
-                Action::Kill(id) => world.kill(id).map_err(|e| format!("kill -9 {id}: {e}")),
-                Action::Restart(id) => world.restart(id).map_err(|e| format!("restart {id}: {e}")),
-                Action::Stop(id) => world.stop(id).map_err(|e| format!("STOP {id}: {e}")),
-                Action::Cont(id) => world.cont(id).map_err(|e| format!("CONT {id}: {e}")),
-            };
-            if let Err(e) = result {
-                next.last_error = Some(e);
+        let result = match action {
+            Action::Play => {
+                next.playing = next.view.is_some();
+                Ok(())
             }
-            next.view = Rc::new(world.view());
+            Action::Pause => {
+                next.playing = false;
+                Ok(())
+            }
+            Action::SetSpeed(ms) => {
+                next.sim_ms_per_frame = ms.max(1);
+                Ok(())
+            }
+            Action::SetLang(lang) => {
+                next.lang = lang;
+                Ok(())
+            }
+            Action::Exec(line) => {
+                let line = line.trim().to_string();
+                if !line.is_empty() {
+                    let result = next.console.borrow_mut().exec(&line);
+                    let entry = match result {
+                        Ok(output) => ConsoleEntry {
+                            command: line,
+                            output,
+                            failed: false,
+                        },
+                        Err(e) => ConsoleEntry {
+                            command: line,
+                            output: format!("error: {e}"),
+                            failed: true,
+                        },
+                    };
+                    let sb = Rc::make_mut(&mut next.scrollback);
+                    sb.push(entry);
+                    if sb.len() > SCROLLBACK_LIMIT {
+                        sb.drain(..sb.len() - SCROLLBACK_LIMIT);
+                    }
+                }
+                Ok(())
+            }
+            Action::LessonNext => {
+                next.playing = false;
+                next.lesson_next();
+                Ok(())
+            }
+            Action::LessonPrev => {
+                next.playing = false;
+                let pos = next.lesson.as_ref().map_or(0, |l| l.pos.saturating_sub(1));
+                next.lesson_goto(pos);
+                Ok(())
+            }
+            Action::LessonGoto(pos) => {
+                next.playing = false;
+                next.lesson_goto(pos);
+                Ok(())
+            }
+            Action::LessonRestart => {
+                next.playing = false;
+                next.lesson_goto(0);
+                Ok(())
+            }
+            Action::ChooseLesson(choice) => {
+                next.playing = false;
+                match choice {
+                    Some(i) if i < lessons::LESSONS.len() => next.start_lesson(i),
+                    Some(i) => Err(format!("no lesson {i}")),
+                    None => next.start_free_play(),
+                }
+            }
+            ref a => next.world_action(a),
+        };
+        if let Err(e) = result {
+            next.last_error = Some(e);
+        }
+        next.refresh_view();
+        if next.view.is_none() {
+            next.playing = false;
         }
         Rc::new(next)
     }
@@ -151,8 +417,9 @@ pub fn seed_from_query(query: &str) -> Option<u64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// The cluster a page address asks for: `?seed=7&controllers=101,102,103&brokers=1,2,3`, each part
-/// optional (the defaults are [`DEFAULT_SEED`], [`DEFAULT_CONTROLLERS`], [`DEFAULT_BROKERS`]).
+/// What a page address asks for: `?seed=7&controllers=101,102,103&brokers=1,2,3` for free play,
+/// `?lesson=03-timeline` for a lesson, `&lang=en` for the narration; each part optional (the
+/// defaults are [`DEFAULT_SEED`], [`DEFAULT_CONTROLLERS`], [`DEFAULT_BROKERS`], free play, `ko`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageConfig {
     /// The seed of the world.
@@ -161,6 +428,10 @@ pub struct PageConfig {
     pub controllers: Vec<i32>,
     /// Broker-only node ids.
     pub brokers: Vec<i32>,
+    /// The lesson to open (its name, e.g. `03-timeline`).
+    pub lesson: Option<String>,
+    /// The narration language.
+    pub lang: Lang,
 }
 
 impl PageConfig {
@@ -176,12 +447,35 @@ impl PageConfig {
             seed: seed_from_query(query).unwrap_or(DEFAULT_SEED),
             controllers: ids("controllers", &DEFAULT_CONTROLLERS)?,
             brokers: ids("brokers", &DEFAULT_BROKERS)?,
+            lesson: query_value(query, "lesson")
+                .filter(|v| !v.is_empty())
+                .map(str::to_string),
+            lang: query_value(query, "lang")
+                .and_then(Lang::from_code)
+                .unwrap_or_default(),
         })
     }
 
-    /// Builds the world this address asks for.
+    /// Builds the state this address asks for: the lesson at its start, or the free-play world.
+    /// An unknown lesson falls back to free play with the error shown.
     pub fn build(&self) -> Result<Playground, String> {
-        Playground::with_nodes(self.seed, self.controllers.clone(), self.brokers.clone())
+        let mut p = Playground::empty(self.clone());
+        let lesson = self.lesson.as_deref().map(|name| {
+            lessons::find(name).ok_or_else(|| {
+                let names: Vec<&str> = lessons::LESSONS.iter().map(|(n, _)| *n).collect();
+                format!("no lesson '{name}' (lessons: {})", names.join(", "))
+            })
+        });
+        match lesson {
+            Some(Ok(i)) => p.start_lesson(i)?,
+            Some(Err(e)) => {
+                p.start_free_play()?;
+                p.last_error = Some(e);
+            }
+            None => p.start_free_play()?,
+        }
+        p.refresh_view();
+        Ok(p)
     }
 }
 
@@ -213,17 +507,97 @@ mod tests {
         let c = PageConfig::from_query("?seed=3&brokers=4,5&controllers=7").expect("parsed");
         assert_eq!((c.seed, c.controllers, c.brokers), (3, vec![7], vec![4, 5]));
         assert!(PageConfig::from_query("?brokers=a").is_err());
+        let l = PageConfig::from_query("?lesson=03-timeline&lang=en").expect("parsed");
+        assert_eq!(
+            (l.lesson.as_deref(), l.lang),
+            (Some("03-timeline"), Lang::En)
+        );
+        assert_eq!(d.lang, Lang::Ko);
+    }
+
+    #[test]
+    fn free_play_runs_the_cluster_command() {
+        assert_eq!(
+            cluster_command(7, &[101, 102], &[1]),
+            "cluster controllers=101,102 brokers=1 seed=7"
+        );
+        let p = PageConfig::from_query("?seed=3").unwrap().build().unwrap();
+        let view = p.view.as_ref().expect("a world");
+        assert_eq!(view.seed, 3);
+        assert_eq!(view.nodes.len(), 6);
+        assert!(p.lesson.is_none());
+    }
+
+    fn timeline() -> Rc<Playground> {
+        Rc::new(
+            PageConfig::from_query("?lesson=03-timeline&lang=en")
+                .unwrap()
+                .build()
+                .unwrap(),
+        )
+    }
+
+    #[test]
+    fn a_lesson_steps_forward_and_rewinds_by_replaying() {
+        let mut s = timeline();
+        let n = s.lesson.as_ref().unwrap().len();
+        assert_eq!(s.lesson.as_ref().unwrap().pos, 0);
+        assert!(s.view.is_none(), "03-timeline starts no cluster");
+        for _ in 0..n + 2 {
+            s = s.reduce(Action::LessonNext);
+        }
+        let run = s.lesson.clone().unwrap();
+        assert_eq!(run.pos, n);
+        let all: Vec<String> = run.outputs.iter().flatten().cloned().collect();
+        assert!(all
+            .iter()
+            .any(|o| o == "committed up to 10 current={orders=id-A} snapshots=[10]"));
+        assert!(all.iter().any(|o| {
+            o
+            == "lost leadership, reverted to 11 current={orders=id-A, payments=id-B} snapshots=[11]"
+        }));
+        let back = s.clone().reduce(Action::LessonPrev);
+        let b = back.lesson.clone().unwrap();
+        assert_eq!(b.pos, n - 1);
+        assert_eq!(
+            b.outputs[..],
+            run.outputs[..n - 1],
+            "replay gives the same outputs"
+        );
+        let again = back.reduce(Action::LessonNext);
+        assert_eq!(again.lesson.as_ref().unwrap().outputs, run.outputs);
+        let start = again.reduce(Action::LessonRestart);
+        assert_eq!(start.lesson.as_ref().unwrap().pos, 0);
+        let mid = start.reduce(Action::LessonGoto(3));
+        assert_eq!(mid.lesson.as_ref().unwrap().outputs[..], run.outputs[..3]);
+    }
+
+    #[test]
+    fn the_console_appends_to_the_scrollback() {
+        let s = Rc::new(Playground::new(1).unwrap());
+        let s = s.reduce(Action::Exec("status".into()));
+        let s = s.reduce(Action::Exec("bogus".into()));
+        assert_eq!(s.scrollback.len(), 2);
+        assert!(s.scrollback[0].output.contains("node"));
+        assert!(s.scrollback[1].failed);
+        assert!(s.scrollback[1].output.starts_with("error: "));
+        let t = timeline().reduce(Action::Exec("cluster seed=3".into()));
+        assert!(t.view.is_some(), "a cluster typed in lesson mode is drawn");
     }
 
     #[test]
     fn actions_drive_the_world() {
         let s = Rc::new(Playground::new(1).expect("world"));
         let s = s.reduce(Action::Step);
-        assert_eq!(s.view.events_run, 1);
+        assert_eq!(s.view.as_ref().unwrap().events_run, 1);
         let s = s.reduce(Action::Tick);
-        assert_eq!(s.view.events_run, 1, "a tick while paused does nothing");
+        assert_eq!(
+            s.view.as_ref().unwrap().events_run,
+            1,
+            "a tick while paused does nothing"
+        );
         let s = s.reduce(Action::Play).reduce(Action::Tick);
-        assert!(s.view.now_ms >= DEFAULT_SIM_MS_PER_FRAME);
+        assert!(s.view.as_ref().unwrap().now_ms >= DEFAULT_SIM_MS_PER_FRAME);
         let s = s.reduce(Action::Kill(9999));
         assert!(
             s.last_error.is_some(),

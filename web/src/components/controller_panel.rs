@@ -268,7 +268,7 @@ mod tests {
                 crate::state::Action::StepTick,
             ));
         }
-        let view = &s.view;
+        let view = s.view.as_deref().expect("a world");
         let shown = shown_controller(view, None).expect("a controller");
         let c = shown.controller.as_ref().expect("it runs");
         assert!(c.active, "node {} is not active", shown.id);

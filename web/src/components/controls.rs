@@ -26,7 +26,7 @@ pub struct ControlsProps {
 /// The control bar: step, play/pause, speed, virtual time and events run.
 #[component]
 pub fn Controls(props: &ControlsProps) -> Html {
-    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action);
+    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
     let play_action = if props.playing {
         Action::Pause
     } else {
@@ -104,7 +104,7 @@ fn node_row(node: &NodeView, on_action: &Callback<Action>) -> Html {
     let button = |name: &str, label: &str, action: Action, enabled: bool| {
         html! {
             <button id={format!("btn-{name}-{id}")} class={classes!("proc", name.to_string())}
-                    disabled={!enabled} onclick={on_action.reform(move |_: MouseEvent| action)}>{ label.to_string() }</button>
+                    disabled={!enabled} onclick={on_action.reform(move |_: MouseEvent| action.clone())}>{ label.to_string() }</button>
         }
     };
     let running = node.process == "running";

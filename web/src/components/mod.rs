@@ -2,8 +2,10 @@
 
 pub mod broker_panel;
 pub mod cluster_view;
+pub mod console;
 pub mod controller_panel;
 pub mod controls;
+pub mod lesson_panel;
 pub mod log_tail;
 pub mod node_log;
 

@@ -1,0 +1,330 @@
+//! Lesson mode: the picker and language toggle in the header, and the lesson panel (the current
+//! step's narration, `$ command`, its output, the expected output when it differs, previous/next,
+//! progress and a row of steps to jump to).
+
+use std::rc::Rc;
+
+use kraft_core::lesson::runner::normalize;
+use kraft_core::lesson::Step;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::lessons;
+use crate::state::{Action, Lang, LessonRun};
+
+/// The lesson panel's and console's labels in one language.
+pub struct Labels {
+    /// The picker's label.
+    pub lesson: &'static str,
+    /// The picker's entry for no lesson.
+    pub free_play: &'static str,
+    /// `step` in `step k / n`.
+    pub step: &'static str,
+    /// The previous-step button.
+    pub prev: &'static str,
+    /// The next-step button.
+    pub next: &'static str,
+    /// The restart button.
+    pub restart: &'static str,
+    /// The pause marker.
+    pub pause: &'static str,
+    /// Shown before the first step.
+    pub start_hint: &'static str,
+    /// Shown after the last step.
+    pub end: &'static str,
+    /// The keyboard hint.
+    pub keys: &'static str,
+    /// Heading of the expected output that differs.
+    pub expected: &'static str,
+    /// Heading of the row of steps.
+    pub steps: &'static str,
+    /// The console panel's heading.
+    pub console: &'static str,
+    /// The console input's placeholder.
+    pub console_hint: &'static str,
+    /// Shown when the console has no world yet.
+    pub no_cluster: &'static str,
+    /// A note that rewinding drops what was typed.
+    pub rewind_note: &'static str,
+}
+
+/// The labels for `lang`.
+pub fn labels(lang: Lang) -> &'static Labels {
+    const KO: Labels = Labels {
+        lesson: "레슨",
+        free_play: "자유 실습 (레슨 없음)",
+        step: "단계",
+        prev: "◀ 이전",
+        next: "다음 ▶",
+        restart: "⟲ 처음부터",
+        pause: "❚❚ 여기서 멈추고 설명합니다",
+        start_hint: "→ 또는 Space 를 누르면 첫 단계를 실행합니다.",
+        end: "레슨 끝.",
+        keys: "→ / Space 다음 · ← 이전 · Home 처음부터",
+        expected: "레슨에 적힌 기대 출력과 다릅니다:",
+        steps: "단계로 이동",
+        console: "콘솔",
+        console_hint: "명령을 입력하고 Enter (예: status, kill -9 101, run until=leader)",
+        no_cluster: "아직 클러스터가 없습니다. `cluster` 명령이 클러스터를 띄웁니다.",
+        rewind_note:
+            "이전 단계로 가면 레슨을 처음부터 다시 실행합니다 (콘솔에서 바꾼 것은 사라집니다).",
+    };
+    const EN: Labels = Labels {
+        lesson: "lesson",
+        free_play: "free play (no lesson)",
+        step: "step",
+        prev: "◀ Previous",
+        next: "Next ▶",
+        restart: "⟲ Restart",
+        pause: "❚❚ Pause here to explain",
+        start_hint: "Press → or Space to run the first step.",
+        end: "End of the lesson.",
+        keys: "→ / Space next · ← previous · Home restart",
+        expected: "differs from the output the lesson expects:",
+        steps: "jump to step",
+        console: "console",
+        console_hint: "type a command and press Enter (e.g. status, kill -9 101, run until=leader)",
+        no_cluster: "No cluster yet: a `cluster` command starts one.",
+        rewind_note:
+            "Going back replays the lesson from the start (what the console changed is gone).",
+    };
+    match lang {
+        Lang::Ko => &KO,
+        Lang::En => &EN,
+    }
+}
+
+/// Properties of [`LessonPicker`].
+#[derive(Properties, PartialEq)]
+pub struct LessonPickerProps {
+    /// The lesson being played, by index in [`lessons::LESSONS`].
+    pub current: Option<usize>,
+    /// The language.
+    pub lang: Lang,
+    /// Sends an action to the reducer.
+    pub on_action: Callback<Action>,
+}
+
+/// The lesson picker and the ko/en toggle.
+#[component]
+pub fn LessonPicker(props: &LessonPickerProps) -> Html {
+    let l = labels(props.lang);
+    let titles = use_memo((), |_| {
+        (0..lessons::LESSONS.len())
+            .map(lessons::title)
+            .collect::<Vec<_>>()
+    });
+    let on_change = props.on_action.reform(|e: Event| {
+        let select = e.target_unchecked_into::<HtmlSelectElement>();
+        let value = select.value();
+        // Give the keys back to the lesson (arrows would change the menu otherwise).
+        let _ = select.blur();
+        let choice = lessons::find(&value);
+        set_query_param("lesson", choice.map(|i| lessons::LESSONS[i].0));
+        Action::ChooseLesson(choice)
+    });
+    let lang_button = |lang: Lang, label: &str| {
+        let on_click = props.on_action.reform(move |_: MouseEvent| {
+            set_query_param("lang", Some(lang.code()));
+            Action::SetLang(lang)
+        });
+        let active = props.lang == lang;
+        html! {
+            <button id={format!("lang-{}", lang.code())} class={classes!("tab", active.then_some("active"))}
+                    aria-pressed={active.to_string()} onclick={on_click}>{ label.to_string() }</button>
+        }
+    };
+    html! {
+        <div class="lesson-picker">
+            <label>{ l.lesson }{" "}
+                <select id="lesson-picker" onchange={on_change}>
+                    <option value="" selected={props.current.is_none()}>{ l.free_play }</option>
+                    { for lessons::LESSONS.iter().enumerate().map(|(i, (name, _))| html! {
+                        <option value={*name} selected={props.current == Some(i)}>{ titles[i].clone() }</option>
+                    }) }
+                </select>
+            </label>
+            <span class="lang-toggle" id="lang-toggle" role="group" aria-label="language">
+                { lang_button(Lang::Ko, "한국어") }
+                { lang_button(Lang::En, "English") }
+            </span>
+        </div>
+    }
+}
+
+/// Properties of [`LessonPanel`].
+#[derive(Properties, PartialEq)]
+pub struct LessonPanelProps {
+    /// The lesson and how far it ran.
+    pub run: Rc<LessonRun>,
+    /// The narration language.
+    pub lang: Lang,
+    /// Sends an action to the reducer.
+    pub on_action: Callback<Action>,
+}
+
+/// The lesson panel.
+#[component]
+pub fn LessonPanel(props: &LessonPanelProps) -> Html {
+    let l = labels(props.lang);
+    let run = &props.run;
+    let n = run.len();
+    let pos = run.pos;
+    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
+    let lang = props.lang.code();
+
+    let body = if pos == 0 {
+        html! { <p class="hint" id="lesson-start">{ l.start_hint }</p> }
+    } else {
+        let step = &run.lesson.steps[pos - 1];
+        let narration_of = |k: usize| -> Vec<&str> {
+            run.lesson.steps[k]
+                .narration
+                .iter()
+                .filter(|x| x.lang == lang || x.lang == "any")
+                .map(|x| x.text.as_str())
+                .collect()
+        };
+        // A step without narration of its own (the second command of a group) keeps showing the
+        // narration of the step that introduced the group, dimmed.
+        let own = narration_of(pos - 1);
+        let (narration, carried) = if own.is_empty() {
+            let before = (0..pos - 1)
+                .rev()
+                .map(narration_of)
+                .find(|n| !n.is_empty())
+                .unwrap_or_default();
+            (before, true)
+        } else {
+            (own, false)
+        };
+        let output = run.outputs.get(pos - 1).cloned().flatten();
+        let mismatch = expected_if_different(step, output.as_deref());
+        let failed = output.as_deref().is_some_and(|o| o.starts_with("error: "));
+        html! {
+            <>
+                <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
+                    { for narration.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
+                </div>
+                if !step.command.is_empty() {
+                    <div class="terminal" id="lesson-terminal">
+                        <div class="cmd" id="lesson-command">{ format!("$ {}", step.command) }</div>
+                        <pre id="lesson-output" data-pinned={step.expected.is_some().to_string()}
+                             class={classes!(failed.then_some("failed"), mismatch.is_some().then_some("mismatch"))}>{ output.clone().unwrap_or_default() }</pre>
+                        if let Some(exp) = mismatch {
+                            <div class="expected" id="lesson-expected">
+                                <div class="expected-head">{ l.expected }</div>
+                                <pre>{ exp }</pre>
+                            </div>
+                        }
+                    </div>
+                }
+                if step.pause {
+                    <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div>
+                }
+                if pos == n {
+                    <p class="hint" id="lesson-end">{ l.end }</p>
+                }
+            </>
+        }
+    };
+
+    html! {
+        <section class="panel lesson" id="lesson-panel" aria-label="lesson"
+                 data-lesson={run.name()} data-step={pos.to_string()} data-steps={n.to_string()}
+                 data-lang={lang}>
+            <div class="lesson-head">
+                <h2 id="lesson-title">{ if run.lesson.title.is_empty() { run.name().to_string() } else { run.lesson.title.clone() } }</h2>
+                <div class="lesson-nav">
+                    <button id="lesson-restart" onclick={send(Action::LessonRestart)} disabled={pos == 0}>{ l.restart }</button>
+                    <button id="lesson-prev" onclick={send(Action::LessonPrev)} disabled={pos == 0}>{ l.prev }</button>
+                    <span id="lesson-progress" class="progress">{ format!("{} {pos} / {n}", l.step) }</span>
+                    <button id="lesson-next" class="next" onclick={send(Action::LessonNext)} disabled={pos >= n}>{ l.next }</button>
+                </div>
+            </div>
+            <div class="lesson-body">{ body }</div>
+            <div class="lesson-foot">
+                <span class="sub">{ l.steps }</span>
+                <ol class="lesson-steps" id="lesson-steps">
+                    { for run.lesson.steps.iter().enumerate().map(|(i, s)| {
+                        let k = i + 1;
+                        let label = if s.command.is_empty() { "❚❚".to_string() } else { s.command.clone() };
+                        html! {
+                            <li>
+                                <button class={classes!("step-chip", (k == pos).then_some("current"), (k < pos).then_some("done"), s.pause.then_some("pause"))}
+                                        data-step={k.to_string()} title={label} onclick={send(Action::LessonGoto(k))}>{ k }</button>
+                            </li>
+                        }
+                    }) }
+                </ol>
+                <span class="sub keys">{ l.keys }</span>
+            </div>
+        </section>
+    }
+}
+
+/// The output `step` pins, when `output` (what the engine printed) differs from it; compared as
+/// `kraft check` does ([`normalize`]: without trailing white space).
+pub fn expected_if_different(step: &Step, output: Option<&str>) -> Option<String> {
+    match (&step.expected, output) {
+        (Some(exp), Some(out)) if normalize(exp) != normalize(out) => Some(exp.clone()),
+        _ => None,
+    }
+}
+
+/// Sets (or removes, with `None`) one `?key=value` of the address without reloading the page.
+pub fn set_query_param(key: &str, value: Option<&str>) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let location = window.location();
+    let search = location.search().unwrap_or_default();
+    let mut pairs: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && p.split('=').next() != Some(key))
+        .map(str::to_string)
+        .collect();
+    if let Some(v) = value {
+        pairs.push(format!("{key}={v}"));
+    }
+    let path = location.pathname().unwrap_or_default();
+    let url = if pairs.is_empty() {
+        path
+    } else {
+        format!("{path}?{}", pairs.join("&"))
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_differing_output_shows_what_the_lesson_expects() {
+        let l = kraft_core::lesson::Lesson::parse("x.lesson", "status\n----\nx\n\nheal\n").unwrap();
+        let (pinned, bare) = (&l.steps[0], &l.steps[1]);
+        assert_eq!(expected_if_different(pinned, Some("x")), None);
+        assert_eq!(
+            expected_if_different(pinned, Some("y")).as_deref(),
+            Some("x")
+        );
+        assert_eq!(expected_if_different(bare, Some("y")), None);
+        assert_eq!(
+            expected_if_different(pinned, Some("x\t ")),
+            None,
+            "trailing tabs"
+        );
+    }
+
+    #[test]
+    fn both_languages_have_every_label() {
+        for lang in [Lang::Ko, Lang::En] {
+            let l = labels(lang);
+            assert!(!l.next.is_empty() && !l.prev.is_empty() && !l.pause.is_empty());
+        }
+    }
+}
