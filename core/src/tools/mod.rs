@@ -26,6 +26,7 @@
 pub mod dump_log;
 pub mod jopt;
 pub mod metadata_quorum;
+pub mod metadata_shell;
 pub mod record_batch;
 pub mod shell;
 pub mod topics;
@@ -95,6 +96,7 @@ pub const COMMANDS: &[&str] = &[
     "kafka-metadata-quorum.sh",
     "kafka-topics.sh",
     "kafka-dump-log.sh",
+    "kafka-metadata-shell.sh",
     "ls",
     "cat",
     "grep",
@@ -116,6 +118,7 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
         "kafka-metadata-quorum" => metadata_quorum::run(world, args),
         "kafka-topics" => topics::run(world, args),
         "kafka-dump-log" => dump_log::run(world, args),
+        "kafka-metadata-shell" => metadata_shell::run(world, args),
         "ls" => shell::ls(world, args),
         "cat" => shell::cat(world, args),
         "grep" => shell::grep(world, args),
