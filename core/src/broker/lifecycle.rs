@@ -155,6 +155,29 @@ impl BrokerLifecycleManager {
         ))
     }
 
+    /// `beginControlledShutdown`: ask the controller to move leadership away, then exit.
+    pub fn begin_controlled_shutdown(&mut self, now_ms: u64, log: &mut NodeLog) {
+        if self.state == BrokerState::PendingControlledShutdown
+            || self.state == BrokerState::ShuttingDown
+        {
+            return;
+        }
+        if self.broker_epoch < 0 {
+            self.state = BrokerState::ShuttingDown;
+            return;
+        }
+        self.log(
+            log,
+            now_ms,
+            format!(
+                "Transitioning from {} to PENDING_CONTROLLED_SHUTDOWN.",
+                self.state.name()
+            ),
+        );
+        self.state = BrokerState::PendingControlledShutdown;
+        self.next_send_ms = now_ms;
+    }
+
     /// The controller's answer (or the network's failure) arrived.
     pub fn handle_response(
         &mut self,
@@ -195,12 +218,28 @@ impl BrokerLifecycleManager {
                     error: None,
                     is_caught_up,
                     is_fenced,
-                    ..
+                    should_shut_down,
                 },
             ) => {
                 self.fenced = is_fenced;
                 self.next_send_ms = now_ms + HEARTBEAT_INTERVAL_MS;
                 match self.state {
+                    BrokerState::PendingControlledShutdown if should_shut_down => {
+                        self.log(
+                            log,
+                            now_ms,
+                            "The controller has asked us to exit controlled shutdown.".into(),
+                        );
+                        self.state = BrokerState::ShuttingDown;
+                    }
+                    BrokerState::PendingControlledShutdown => {
+                        self.log(
+                            log,
+                            now_ms,
+                            "The broker is in PENDING_CONTROLLED_SHUTDOWN state, still waiting for the active controller.".into(),
+                        );
+                        self.next_send_ms = now_ms + RETRY_BACKOFF_MS;
+                    }
                     BrokerState::Starting if is_caught_up => {
                         self.log(
                             log,

@@ -789,6 +789,12 @@ impl QuorumController {
             is_fenced: fenced,
             should_shut_down: false,
         };
+        let shut_down = |caught_up, fenced| ControllerResponse::BrokerHeartbeat {
+            error: None,
+            is_caught_up: caught_up,
+            is_fenced: fenced,
+            should_shut_down: true,
+        };
         let Some(reg) = self.state.cluster.brokers.get(&broker_id).cloned() else {
             return ControllerResult {
                 records: Vec::new(),
@@ -803,10 +809,52 @@ impl QuorumController {
                 is_atomic: true,
             };
         }
-        let _ = want_shut_down;
         let is_caught_up = current_metadata_offset >= reg.register_offset;
         let mut fenced = reg.record.fenced;
         let mut records = Vec::new();
+        if want_shut_down {
+            self.heartbeats
+                .touch(broker_id, fenced, current_metadata_offset, io.now_ms);
+            if fenced || reg.record.in_controlled_shutdown {
+                // SHUTDOWN_NOW: nothing left to move.
+                return ControllerResult {
+                    records,
+                    response: Some(shut_down(is_caught_up, fenced)),
+                    is_atomic: true,
+                };
+            }
+            self.log(
+                io,
+                Level::Info,
+                "org.apache.kafka.controller.ReplicationControlManager",
+                format!("Unfenced broker {broker_id} has requested and been granted a controlled shutdown."),
+            );
+            let usable: Vec<i32> = self
+                .state
+                .cluster
+                .usable_brokers()
+                .into_iter()
+                .filter(|b| *b != broker_id)
+                .collect();
+            records.push(MetadataRecord::BrokerRegistrationChange(
+                BrokerRegistrationChangeRecord {
+                    broker_id,
+                    broker_epoch,
+                    in_controlled_shutdown: crate::metadata::IN_CONTROLLED_SHUTDOWN,
+                    ..Default::default()
+                },
+            ));
+            records.extend(self.state.replication.remove_from_isrs(
+                broker_id,
+                &usable,
+                self.min_insync_replicas(),
+            ));
+            return ControllerResult {
+                records,
+                response: Some(reply(None, is_caught_up, fenced)),
+                is_atomic: true,
+            };
+        }
         if fenced && !want_fence && is_caught_up {
             self.log(
                 io,

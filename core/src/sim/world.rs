@@ -506,6 +506,12 @@ impl World {
                         if let Some(m) = b.poll(leader, applied, now) {
                             cout.push(m);
                         }
+                        if b.state == crate::broker::BrokerState::ShuttingDown {
+                            raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, &mut io);
+                            if let Ok(w) = raft.poll(&mut io) {
+                                return wake.min(w);
+                            }
+                        }
                         wake.min(b.next_wake_ms(now).unwrap_or(u64::MAX))
                     }
                     None => wake,
@@ -1015,8 +1021,12 @@ impl World {
                 action: "terminate",
             });
         }
-        self.with_raft(id, |raft, io| {
-            raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, io);
+        // A broker first shuts down in a controlled way; Raft's own shutdown follows.
+        self.with_node(id, |raft, _, broker, io, _| {
+            match broker {
+                Some(b) => b.begin_controlled_shutdown(io.now_ms, io.log),
+                None => raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, io),
+            }
             Ok(())
         });
         Ok(())
