@@ -456,3 +456,58 @@ fn a_frozen_broker_is_fenced_after_its_session_times_out_and_unfenced_when_thawe
         .any(|j| j == format!("{{\"type\":\"BROKER_REGISTRATION_CHANGE_RECORD\",\"version\":0,\"data\":{{\"brokerId\":3,\"brokerEpoch\":{epoch},\"fenced\":-1}}}}"));
     assert!(unfenced);
 }
+
+/// The other way out of the ISR: the leader shrinks it when a follower stops fetching for
+/// replica.lag.time.max.ms (30 s), while the follower's heartbeats keep it unfenced; when its
+/// fetches come back the leader adds it again. Both through AlterPartition.
+#[test]
+fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
+    let mut w = world(4, &[100], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 3)],
+        },
+    );
+    run_checked(&mut w, &mut c, 1_000);
+    let isr = |w: &World| {
+        let ctrl = w.node(100).unwrap().controller.as_ref().unwrap();
+        let id = *ctrl.state.replication.topics_by_name.get("orders").unwrap();
+        let t = ctrl.state.replication.topics.get(&id).unwrap();
+        (t.parts[&0].isr.clone(), t.parts[&0].leader)
+    };
+    let (full, leader) = isr(&w);
+    assert_eq!(full.len(), 3);
+    let follower = [1, 2, 3].into_iter().find(|b| *b != leader).unwrap();
+    w.add_drop_rule(kraft_core::sim::network::DropRule {
+        from: Some(follower),
+        to: Some(leader),
+        kind: Some("ReplicaFetchRequest".into()),
+    });
+    run_checked(&mut w, &mut c, 25_000);
+    assert_eq!(isr(&w).0.len(), 3, "still within replica.lag.time.max.ms");
+    run_checked(&mut w, &mut c, 10_000);
+    let (shrunk, _) = isr(&w);
+    assert!(!shrunk.contains(&follower), "{shrunk:?}");
+    let fenced = w
+        .node(100)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .state
+        .cluster
+        .brokers
+        .get(&follower)
+        .unwrap()
+        .record
+        .fenced;
+    assert!(!fenced, "heartbeats kept it unfenced");
+    w.heal();
+    run_checked(&mut w, &mut c, 3_000);
+    assert!(isr(&w).0.contains(&follower), "back in the ISR");
+}

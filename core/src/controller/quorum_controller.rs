@@ -95,6 +95,23 @@ pub enum WriteOp {
         /// logDirs
         log_dirs: Vec<Uuid>,
     },
+    /// alterPartition.
+    AlterPartition {
+        /// brokerId (the leader)
+        broker_id: i32,
+        /// brokerEpoch
+        broker_epoch: i64,
+        /// topicId
+        topic_id: Uuid,
+        /// partitionIndex
+        partition_id: i32,
+        /// leaderEpoch
+        leader_epoch: i32,
+        /// partitionEpoch
+        partition_epoch: i32,
+        /// newIsr
+        new_isr: Vec<i32>,
+    },
     /// processBrokerHeartbeat.
     BrokerHeartbeat {
         /// brokerId
@@ -121,6 +138,7 @@ impl WriteOp {
             WriteOp::DeleteTopics(_) => "deleteTopics".into(),
             WriteOp::RegisterBroker { .. } => "registerBroker".into(),
             WriteOp::BrokerHeartbeat { .. } => "processBrokerHeartbeat".into(),
+            WriteOp::AlterPartition { .. } => "alterPartition".into(),
         }
     }
 }
@@ -377,6 +395,23 @@ impl QuorumController {
                         port,
                         log_dirs,
                     },
+                    ControllerRequest::AlterPartition {
+                        broker_id,
+                        broker_epoch,
+                        topic_id,
+                        partition_id,
+                        leader_epoch,
+                        partition_epoch,
+                        new_isr,
+                    } => WriteOp::AlterPartition {
+                        broker_id,
+                        broker_epoch,
+                        topic_id,
+                        partition_id,
+                        leader_epoch,
+                        partition_epoch,
+                        new_isr,
+                    },
                     ControllerRequest::BrokerHeartbeat {
                         broker_id,
                         broker_epoch,
@@ -524,6 +559,11 @@ impl QuorumController {
                 want_fence: true,
                 want_shut_down: false,
             },
+            WriteOp::AlterPartition { .. } => {
+                return Some(ControllerResponse::AlterPartition {
+                    error: Some(ApiError::NotController),
+                })
+            }
             _ => return None,
         };
         Some(request.not_controller_response())
@@ -632,6 +672,59 @@ impl QuorumController {
                             error: Some(e),
                             broker_epoch: -1,
                         }),
+                        is_atomic: true,
+                    },
+                }
+            }
+            WriteOp::AlterPartition {
+                broker_id,
+                broker_epoch,
+                topic_id,
+                partition_id,
+                leader_epoch,
+                partition_epoch,
+                new_isr,
+            } => {
+                let err = |e| ControllerResult {
+                    records: Vec::new(),
+                    response: Some(ControllerResponse::AlterPartition { error: Some(e) }),
+                    is_atomic: true,
+                };
+                let registered = self
+                    .state
+                    .cluster
+                    .brokers
+                    .get(broker_id)
+                    .is_some_and(|b| b.record.broker_epoch == *broker_epoch);
+                let part = self
+                    .state
+                    .replication
+                    .topics
+                    .get(topic_id)
+                    .and_then(|t| t.parts.get(partition_id))
+                    .cloned();
+                let usable = self.state.cluster.usable_brokers();
+                match part {
+                    _ if !registered => err(ApiError::StaleBrokerEpoch),
+                    None => err(ApiError::UnknownTopicOrPartition),
+                    Some(p) if p.leader != *broker_id => err(ApiError::NotLeaderOrFollower),
+                    Some(p) if p.leader_epoch != *leader_epoch => err(ApiError::FencedLeaderEpoch),
+                    Some(p) if p.partition_epoch != *partition_epoch => {
+                        err(ApiError::InvalidUpdateVersion)
+                    }
+                    Some(_) if new_isr.iter().any(|r| !usable.contains(r)) => {
+                        err(ApiError::IneligibleReplica)
+                    }
+                    Some(p) => ControllerResult {
+                        records: vec![MetadataRecord::PartitionChange(
+                            crate::metadata::PartitionChangeRecord {
+                                partition_id: p.partition_id,
+                                topic_id: p.topic_id,
+                                isr: Some(new_isr.clone()),
+                                ..Default::default()
+                            },
+                        )],
+                        response: Some(ControllerResponse::AlterPartition { error: None }),
                         is_atomic: true,
                     },
                 }

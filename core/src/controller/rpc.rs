@@ -50,6 +50,23 @@ pub enum ControllerRequest {
         /// logDirs
         log_dirs: Vec<Uuid>,
     },
+    /// AlterPartitionRequest from a partition leader: a new ISR.
+    AlterPartition {
+        /// brokerId (the leader)
+        broker_id: i32,
+        /// brokerEpoch
+        broker_epoch: i64,
+        /// topicId
+        topic_id: Uuid,
+        /// partitionIndex
+        partition_id: i32,
+        /// leaderEpoch
+        leader_epoch: i32,
+        /// partitionEpoch
+        partition_epoch: i32,
+        /// newIsr
+        new_isr: Vec<i32>,
+    },
     /// BrokerHeartbeatRequest.
     BrokerHeartbeat {
         /// brokerId
@@ -93,6 +110,9 @@ impl ControllerRequest {
                 is_fenced: true,
                 should_shut_down: false,
             },
+            ControllerRequest::AlterPartition { .. } => {
+                ControllerResponse::AlterPartition { error }
+            }
         }
     }
 
@@ -104,6 +124,7 @@ impl ControllerRequest {
             ControllerRequest::DeleteTopics { .. } => "DeleteTopics",
             ControllerRequest::BrokerRegistration { .. } => "BrokerRegistration",
             ControllerRequest::BrokerHeartbeat { .. } => "BrokerHeartbeat",
+            ControllerRequest::AlterPartition { .. } => "AlterPartition",
         }
     }
 }
@@ -144,6 +165,14 @@ pub enum ApiError {
     BrokerIdNotRegistered,
     /// DUPLICATE_BROKER_REGISTRATION
     DuplicateBrokerRegistration,
+    /// FENCED_LEADER_EPOCH
+    FencedLeaderEpoch,
+    /// INVALID_UPDATE_VERSION
+    InvalidUpdateVersion,
+    /// INELIGIBLE_REPLICA
+    IneligibleReplica,
+    /// NOT_LEADER_OR_FOLLOWER
+    NotLeaderOrFollower,
 }
 
 impl ApiError {
@@ -161,6 +190,10 @@ impl ApiError {
             ApiError::StaleBrokerEpoch => "STALE_BROKER_EPOCH",
             ApiError::BrokerIdNotRegistered => "BROKER_ID_NOT_REGISTERED",
             ApiError::DuplicateBrokerRegistration => "DUPLICATE_BROKER_REGISTRATION",
+            ApiError::FencedLeaderEpoch => "FENCED_LEADER_EPOCH",
+            ApiError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
+            ApiError::IneligibleReplica => "INELIGIBLE_REPLICA",
+            ApiError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
         }
     }
 
@@ -191,6 +224,18 @@ impl ApiError {
             }
             ApiError::DuplicateBrokerRegistration => {
                 "org.apache.kafka.common.errors.DuplicateBrokerRegistrationException"
+            }
+            ApiError::FencedLeaderEpoch => {
+                "org.apache.kafka.common.errors.FencedLeaderEpochException"
+            }
+            ApiError::InvalidUpdateVersion => {
+                "org.apache.kafka.common.errors.InvalidUpdateVersionException"
+            }
+            ApiError::IneligibleReplica => {
+                "org.apache.kafka.common.errors.IneligibleReplicaException"
+            }
+            ApiError::NotLeaderOrFollower => {
+                "org.apache.kafka.common.errors.NotLeaderOrFollowerException"
             }
         }
     }
@@ -236,6 +281,11 @@ pub enum ControllerResponse {
         /// shouldShutDown
         should_shut_down: bool,
     },
+    /// AlterPartitionResponse.
+    AlterPartition {
+        /// errorCode
+        error: Option<ApiError>,
+    },
     /// Synthesized by the sender's network client: connection refused, reset or timed out.
     Failed {
         /// The API of the lost request.
@@ -254,6 +304,7 @@ impl ControllerResponse {
             ControllerResponse::DeleteTopics { .. } => "DeleteTopics",
             ControllerResponse::BrokerRegistration { .. } => "BrokerRegistration",
             ControllerResponse::BrokerHeartbeat { .. } => "BrokerHeartbeat",
+            ControllerResponse::AlterPartition { .. } => "AlterPartition",
             ControllerResponse::Failed { api, .. } => api,
         }
     }
@@ -305,6 +356,12 @@ impl ControllerMessage {
                 ControllerRequest::BrokerRegistration { broker_id, .. } => {
                     format!("brokerId={broker_id}")
                 }
+                ControllerRequest::AlterPartition {
+                    broker_id,
+                    partition_id,
+                    new_isr,
+                    ..
+                } => format!("leader={broker_id} partition={partition_id} newIsr={new_isr:?}"),
                 ControllerRequest::BrokerHeartbeat {
                     broker_id,
                     broker_epoch,
@@ -350,6 +407,9 @@ impl ControllerMessage {
                     "error={} isCaughtUp={is_caught_up} isFenced={is_fenced} shouldShutDown={should_shut_down}",
                     error.map(|e| e.name()).unwrap_or("NONE")
                 ),
+                ControllerResponse::AlterPartition { error } => {
+                    format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
+                }
                 ControllerResponse::Failed { error, .. } => error.name().to_string(),
             },
         }

@@ -11,6 +11,8 @@ pub enum Message {
     Raft(RaftMessage),
     /// Controller APIs.
     Controller(ControllerMessage),
+    /// Data-partition replication between brokers.
+    Replica(crate::broker::replica_manager::ReplicaMessage),
 }
 
 impl Message {
@@ -19,6 +21,7 @@ impl Message {
         match self {
             Message::Raft(m) => m.kind(),
             Message::Controller(m) => m.kind(),
+            Message::Replica(m) => m.kind(),
         }
     }
 
@@ -27,6 +30,7 @@ impl Message {
         match self {
             Message::Raft(m) => m.summary(),
             Message::Controller(m) => m.summary(),
+            Message::Replica(m) => m.summary(),
         }
     }
 

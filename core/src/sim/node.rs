@@ -96,4 +96,6 @@ pub struct Node {
     pub broker_port: u16,
     /// The MetadataLoader of a running broker (or combined) process.
     pub loader: Option<MetadataLoader>,
+    /// The ReplicaManager of a running broker (or combined) process.
+    pub replicas: Option<crate::broker::replica_manager::ReplicaManager>,
 }

@@ -8,6 +8,7 @@ use super::node_log::{Level, LogFile, LogLine, NodeLog};
 use super::rng::SimRng;
 use super::scheduler::Scheduler;
 use super::uuid::Uuid;
+use crate::broker::replica_manager::{ReplicaManager, ReplicaMessage, REPLICA_CORRELATION_BASE};
 use crate::broker::BrokerLifecycleManager;
 use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::controller::{ControllerConfig, QuorumController};
@@ -228,6 +229,7 @@ impl World {
                     broker: None,
                     broker_port: 0,
                     loader: None,
+                    replicas: None,
                 },
             );
         }
@@ -457,6 +459,7 @@ impl World {
         let now = self.now_ms;
         let mut outbox: Vec<Outbound> = Vec::new();
         let mut cout: Vec<(i32, ControllerMessage)> = Vec::new();
+        let mut rout: Vec<(i32, ReplicaMessage)> = Vec::new();
         let mut controller_next: Option<u64> = None;
         let result = {
             let Some(node) = self.nodes.get_mut(&id) else {
@@ -471,6 +474,7 @@ impl World {
                 controller,
                 broker,
                 loader,
+                replicas,
                 disk,
                 log,
                 ..
@@ -527,6 +531,16 @@ impl World {
                         }
                     }
                 }
+                // The ReplicaManager follows the published image.
+                let mut wake = wake;
+                if let (Some(rm), Some(l)) = (replicas.as_mut(), loader.as_ref()) {
+                    rm.sync(&l.image, now);
+                    let epoch = broker.as_ref().map(|b| b.broker_epoch).unwrap_or(-1);
+                    let (fetches, alters) = rm.poll(now, epoch, raft.state().leader_id());
+                    rout.extend(fetches);
+                    cout.extend(alters);
+                    wake = wake.min(rm.next_wake_ms(now).unwrap_or(u64::MAX));
+                }
                 Ok((wake, events))
             });
             r.map(|(wake, events)| {
@@ -545,6 +559,9 @@ impl World {
         }
         for (to, m) in cout {
             self.send(id, to, Message::Controller(m));
+        }
+        for (to, m) in rout {
+            self.send(id, to, Message::Replica(m));
         }
         match result {
             Ok(wake) => {
@@ -593,6 +610,19 @@ impl World {
 
     fn handle_controller_message(&mut self, to: i32, from: i32, msg: ControllerMessage) {
         let now = self.now_ms;
+        if let ControllerMessage::Response {
+            correlation_id,
+            body,
+        } = &msg
+        {
+            if *correlation_id >= REPLICA_CORRELATION_BASE {
+                if let Some(rm) = self.nodes.get_mut(&to).and_then(|n| n.replicas.as_mut()) {
+                    rm.handle_alter_response(*correlation_id, body);
+                }
+                self.with_node(to, |_, _, _, _, _| Ok(()));
+                return;
+            }
+        }
         self.with_node(to, |_, ctrl, broker, io, cout| {
             if let (
                 Some(b),
@@ -825,7 +855,29 @@ impl World {
         match message {
             Message::Raft(msg) => self.with_raft(to, move |raft, io| raft.handle(from, msg, io)),
             Message::Controller(msg) => self.handle_controller_message(to, from, msg),
+            Message::Replica(msg) => self.handle_replica_message(to, from, msg),
         }
+    }
+
+    fn handle_replica_message(&mut self, to: i32, from: i32, msg: ReplicaMessage) {
+        let now = self.now_ms;
+        let reply = match (
+            self.nodes.get_mut(&to).and_then(|n| n.replicas.as_mut()),
+            &msg,
+        ) {
+            (
+                Some(rm),
+                ReplicaMessage::Fetch {
+                    correlation_id,
+                    partitions,
+                },
+            ) => Some(rm.handle_fetch(from, *correlation_id, partitions, now)),
+            _ => None,
+        };
+        if let Some(r) = reply {
+            self.send(to, from, Message::Replica(r));
+        }
+        self.with_node(to, |_, _, _, _, _| Ok(()));
     }
 
     // ----- processes -----
@@ -900,6 +952,7 @@ impl World {
                 None
             };
             node.loader = (node.roles != Roles::Controller).then(MetadataLoader::default);
+            node.replicas = (node.roles != Roles::Controller).then(|| ReplicaManager::new(id));
             node.controller = if node.roles.is_voter() && run_controllers {
                 let port = voters
                     .iter()
@@ -947,6 +1000,7 @@ impl World {
             n.controller = None;
             n.broker = None;
             n.loader = None;
+            n.replicas = None;
             n.controller_run_ms = None;
             n.controller_gen += 1;
             n.stopped_inbox.clear();
