@@ -169,6 +169,21 @@ impl InvariantChecker {
                 }
             }
         }
+        // A fenced broker never leads a partition (in any controller's state).
+        for node in world.nodes() {
+            let Some(c) = &node.controller else { continue };
+            let brokers = &c.state.cluster.brokers;
+            for t in c.state.replication.topics.values() {
+                for p in t.parts.values() {
+                    if p.leader >= 0 && brokers.get(&p.leader).is_some_and(|b| b.record.fenced) {
+                        return Err(format!(
+                            "at {now} ms controller {} has fenced broker {} leading {}-{}",
+                            node.id, p.leader, t.name, p.partition_id
+                        ));
+                    }
+                }
+            }
+        }
         // Every broker's published MetadataImage equals the controller state (a replay of the
         // log) at the image's offset.
         if self

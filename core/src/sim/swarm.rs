@@ -62,6 +62,8 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let mut faults = 0;
     let mut next_fault = fault_every_ms;
     let mut next_append = 100;
+    let mut next_topic = 2_500;
+    let mut topics_sent = 0;
     while world.now_ms() < safety_ms {
         if !world.step() {
             break;
@@ -73,6 +75,26 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             ));
         }
         checker.check(&world).map_err(|e| fail(&world, e))?;
+        // With controllers and brokers, topics give the fencing, controlled shutdown and
+        // AlterPartition paths partitions to act on.
+        if !raw_appends && observers > 0 && topics_sent < 2 && world.now_ms() >= next_topic {
+            next_topic = world.now_ms() + 4_000;
+            if let Some(active) = world.active_controller() {
+                let rf = observers.min(3) as i16;
+                let name = format!("topic-{topics_sent}");
+                let request = crate::controller::rpc::ControllerRequest::CreateTopics {
+                    topics: vec![crate::controller::rpc::CreatableTopic {
+                        name,
+                        num_partitions: 2,
+                        replication_factor: rf,
+                        configs: Vec::new(),
+                    }],
+                };
+                if world.admin_send(active, request).is_ok() {
+                    topics_sent += 1;
+                }
+            }
+        }
         if raw_appends && world.now_ms() >= next_append {
             next_append = world.now_ms() + plan.range_inclusive(50, 700);
             let n = 1 + plan.below(3) as usize;
