@@ -11,9 +11,7 @@ use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA
 use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
 use super::replication_control::ReplicationControlManager;
-use super::rpc::{
-    ApiError, ControllerMessage, ControllerRequest, ControllerResponse, CreatableTopic, TopicResult,
-};
+use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::metadata::{
     BeginTransactionRecord, BrokerRegistrationChangeRecord, ConfigRecord, EndTransactionRecord,
     Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
@@ -53,6 +51,13 @@ impl Default for ControllerConfig {
     }
 }
 
+/// A leader as the controller's log lines name it: its id, or `(none)`.
+fn leader_name(le: LeaderAndEpoch) -> String {
+    le.leader_id
+        .map(|l| l.to_string())
+        .unwrap_or_else(|| "(none)".into())
+}
+
 /// Who to answer when a write completes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reply {
@@ -71,60 +76,9 @@ pub enum WriteOp {
     WriteNoOp,
     /// maybeFenceStaleBroker (periodic).
     MaybeFenceStaleBroker,
-    /// registerController.
-    RegisterController {
-        /// controllerId
-        controller_id: i32,
-        /// incarnationId
-        incarnation_id: Uuid,
-        /// CONTROLLER port
-        port: u16,
-    },
-    /// createTopics.
-    CreateTopics(Vec<CreatableTopic>),
-    /// deleteTopics.
-    DeleteTopics(Vec<String>),
-    /// registerBroker.
-    RegisterBroker {
-        /// brokerId
-        broker_id: i32,
-        /// incarnationId
-        incarnation_id: Uuid,
-        /// PLAINTEXT port
-        port: u16,
-        /// logDirs
-        log_dirs: Vec<Uuid>,
-    },
-    /// alterPartition.
-    AlterPartition {
-        /// brokerId (the leader)
-        broker_id: i32,
-        /// brokerEpoch
-        broker_epoch: i64,
-        /// topicId
-        topic_id: Uuid,
-        /// partitionIndex
-        partition_id: i32,
-        /// leaderEpoch
-        leader_epoch: i32,
-        /// partitionEpoch
-        partition_epoch: i32,
-        /// newIsr
-        new_isr: Vec<i32>,
-    },
-    /// processBrokerHeartbeat.
-    BrokerHeartbeat {
-        /// brokerId
-        broker_id: i32,
-        /// brokerEpoch
-        broker_epoch: i64,
-        /// currentMetadataOffset
-        current_metadata_offset: i64,
-        /// wantFence
-        want_fence: bool,
-        /// wantShutDown
-        want_shut_down: bool,
-    },
+    /// A client request: registerController, createTopics, deleteTopics, registerBroker,
+    /// alterPartition, processBrokerHeartbeat.
+    Request(ControllerRequest),
 }
 
 impl WriteOp {
@@ -133,12 +87,7 @@ impl WriteOp {
             WriteOp::CompleteActivation => format!("completeActivation[{epoch}]"),
             WriteOp::WriteNoOp => "writeNoOpRecord".into(),
             WriteOp::MaybeFenceStaleBroker => "maybeFenceStaleBroker".into(),
-            WriteOp::RegisterController { .. } => "registerController".into(),
-            WriteOp::CreateTopics(_) => "createTopics".into(),
-            WriteOp::DeleteTopics(_) => "deleteTopics".into(),
-            WriteOp::RegisterBroker { .. } => "registerBroker".into(),
-            WriteOp::BrokerHeartbeat { .. } => "processBrokerHeartbeat".into(),
-            WriteOp::AlterPartition { .. } => "alterPartition".into(),
+            WriteOp::Request(r) => r.write_event_name().into(),
         }
     }
 }
@@ -372,60 +321,7 @@ impl QuorumController {
                     client: from,
                     correlation_id,
                 });
-                let op = match body {
-                    ControllerRequest::ControllerRegistration {
-                        controller_id,
-                        incarnation_id,
-                        port,
-                    } => WriteOp::RegisterController {
-                        controller_id,
-                        incarnation_id,
-                        port,
-                    },
-                    ControllerRequest::CreateTopics { topics } => WriteOp::CreateTopics(topics),
-                    ControllerRequest::DeleteTopics { names } => WriteOp::DeleteTopics(names),
-                    ControllerRequest::BrokerRegistration {
-                        broker_id,
-                        incarnation_id,
-                        port,
-                        log_dirs,
-                    } => WriteOp::RegisterBroker {
-                        broker_id,
-                        incarnation_id,
-                        port,
-                        log_dirs,
-                    },
-                    ControllerRequest::AlterPartition {
-                        broker_id,
-                        broker_epoch,
-                        topic_id,
-                        partition_id,
-                        leader_epoch,
-                        partition_epoch,
-                        new_isr,
-                    } => WriteOp::AlterPartition {
-                        broker_id,
-                        broker_epoch,
-                        topic_id,
-                        partition_id,
-                        leader_epoch,
-                        partition_epoch,
-                        new_isr,
-                    },
-                    ControllerRequest::BrokerHeartbeat {
-                        broker_id,
-                        broker_epoch,
-                        current_metadata_offset,
-                        want_fence,
-                        want_shut_down,
-                    } => WriteOp::BrokerHeartbeat {
-                        broker_id,
-                        broker_epoch,
-                        current_metadata_offset,
-                        want_fence,
-                        want_shut_down,
-                    },
-                };
+                let op = WriteOp::Request(body);
                 let name = op.name(self.cur_claim_epoch.unwrap_or(-1));
                 self.queue
                     .append(name, ControllerEvent::Write { op, reply }, now_ms);
@@ -534,39 +430,10 @@ impl QuorumController {
     }
 
     fn not_controller(op: &WriteOp) -> Option<ControllerResponse> {
-        let request = match op {
-            WriteOp::RegisterController {
-                controller_id,
-                incarnation_id,
-                port,
-            } => ControllerRequest::ControllerRegistration {
-                controller_id: *controller_id,
-                incarnation_id: *incarnation_id,
-                port: *port,
-            },
-            WriteOp::CreateTopics(t) => ControllerRequest::CreateTopics { topics: t.clone() },
-            WriteOp::DeleteTopics(n) => ControllerRequest::DeleteTopics { names: n.clone() },
-            WriteOp::RegisterBroker { broker_id, .. } => ControllerRequest::BrokerRegistration {
-                broker_id: *broker_id,
-                incarnation_id: Uuid::ZERO,
-                port: 0,
-                log_dirs: Vec::new(),
-            },
-            WriteOp::BrokerHeartbeat { broker_id, .. } => ControllerRequest::BrokerHeartbeat {
-                broker_id: *broker_id,
-                broker_epoch: -1,
-                current_metadata_offset: -1,
-                want_fence: true,
-                want_shut_down: false,
-            },
-            WriteOp::AlterPartition { .. } => {
-                return Some(ControllerResponse::AlterPartition {
-                    error: Some(ApiError::NotController),
-                })
-            }
-            _ => return None,
-        };
-        Some(request.not_controller_response())
+        match op {
+            WriteOp::Request(r) => Some(r.not_controller_response()),
+            _ => None,
+        }
     }
 
     fn generate(&mut self, op: &WriteOp, io: &mut RaftIo) -> ControllerResult {
@@ -641,12 +508,12 @@ impl QuorumController {
                     is_atomic: true,
                 }
             }
-            WriteOp::RegisterBroker {
+            WriteOp::Request(ControllerRequest::BrokerRegistration {
                 broker_id,
                 incarnation_id,
                 port,
                 log_dirs,
-            } => {
+            }) => {
                 let next = self.offset_control.next_write_offset;
                 match self.state.cluster.register_broker(
                     *broker_id,
@@ -676,7 +543,7 @@ impl QuorumController {
                     },
                 }
             }
-            WriteOp::AlterPartition {
+            WriteOp::Request(ControllerRequest::AlterPartition {
                 broker_id,
                 broker_epoch,
                 topic_id,
@@ -684,7 +551,7 @@ impl QuorumController {
                 leader_epoch,
                 partition_epoch,
                 new_isr,
-            } => {
+            }) => {
                 let err = |e| ControllerResult {
                     records: Vec::new(),
                     response: Some(ControllerResponse::AlterPartition { error: Some(e) }),
@@ -729,13 +596,13 @@ impl QuorumController {
                     },
                 }
             }
-            WriteOp::BrokerHeartbeat {
+            WriteOp::Request(ControllerRequest::BrokerHeartbeat {
                 broker_id,
                 broker_epoch,
                 current_metadata_offset,
                 want_fence,
                 want_shut_down,
-            } => self.process_broker_heartbeat(
+            }) => self.process_broker_heartbeat(
                 *broker_id,
                 *broker_epoch,
                 *current_metadata_offset,
@@ -743,11 +610,11 @@ impl QuorumController {
                 *want_shut_down,
                 io,
             ),
-            WriteOp::RegisterController {
+            WriteOp::Request(ControllerRequest::ControllerRegistration {
                 controller_id,
                 incarnation_id,
                 port,
-            } => ControllerResult {
+            }) => ControllerResult {
                 records: vec![MetadataRecord::RegisterController(
                     RegisterControllerRecord {
                         controller_id: *controller_id,
@@ -765,7 +632,7 @@ impl QuorumController {
                 response: Some(ControllerResponse::ControllerRegistration { error: None }),
                 is_atomic: true,
             },
-            WriteOp::CreateTopics(topics) => {
+            WriteOp::Request(ControllerRequest::CreateTopics { topics }) => {
                 let brokers: Vec<(i32, Uuid)> = self
                     .state
                     .cluster
@@ -795,7 +662,7 @@ impl QuorumController {
                     is_atomic: true,
                 }
             }
-            WriteOp::DeleteTopics(names) => {
+            WriteOp::Request(ControllerRequest::DeleteTopics { names }) => {
                 let (records, results) = self.state.replication.delete_topics(names);
                 ControllerResult {
                     records,
@@ -1004,10 +871,12 @@ impl QuorumController {
             let n = result.records.len();
             result.records.clear();
             result.response = match op {
-                WriteOp::CreateTopics(_) => Some(ControllerResponse::CreateTopics {
-                    topics: Vec::new(),
-                    error: Some(ApiError::InvalidPartitions),
-                }),
+                WriteOp::Request(ControllerRequest::CreateTopics { .. }) => {
+                    Some(ControllerResponse::CreateTopics {
+                        topics: Vec::new(),
+                        error: Some(ApiError::InvalidPartitions),
+                    })
+                }
                 _ => None,
             };
             self.log(
@@ -1181,10 +1050,7 @@ impl QuorumController {
             self.schedule_periodic(WriteOp::WriteNoOp, now);
             self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
         } else {
-            let leader = le
-                .leader_id
-                .map(|l| l.to_string())
-                .unwrap_or_else(|| "(none)".into());
+            let leader = leader_name(le);
             self.log(
                 io,
                 Level::Info,
@@ -1203,10 +1069,7 @@ impl QuorumController {
         io: &mut RaftIo,
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
-        let leader = le
-            .leader_id
-            .map(|l| l.to_string())
-            .unwrap_or_else(|| "(none)".into());
+        let leader = leader_name(le);
         self.log(
             io,
             Level::Warn,
@@ -1222,7 +1085,7 @@ impl QuorumController {
             let response = match w.response {
                 Some(ControllerResponse::CreateTopics { .. }) => {
                     Some(ControllerResponse::CreateTopics {
-                        topics: Vec::<TopicResult>::new(),
+                        topics: Vec::new(),
                         error: Some(ApiError::NotController),
                     })
                 }

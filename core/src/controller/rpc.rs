@@ -116,6 +116,18 @@ impl ControllerRequest {
         }
     }
 
+    /// The name of the controller write event that handles the request.
+    pub fn write_event_name(&self) -> &'static str {
+        match self {
+            ControllerRequest::ControllerRegistration { .. } => "registerController",
+            ControllerRequest::CreateTopics { .. } => "createTopics",
+            ControllerRequest::DeleteTopics { .. } => "deleteTopics",
+            ControllerRequest::BrokerRegistration { .. } => "registerBroker",
+            ControllerRequest::BrokerHeartbeat { .. } => "processBrokerHeartbeat",
+            ControllerRequest::AlterPartition { .. } => "alterPartition",
+        }
+    }
+
     /// Kafka's API name.
     pub fn api_name(&self) -> &'static str {
         match self {
