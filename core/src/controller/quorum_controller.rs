@@ -129,6 +129,8 @@ pub struct PendingWrite {
     pub reply: Option<Reply>,
     /// The response to send on commit.
     pub response: Option<ControllerResponse>,
+    /// The response to send if the leadership is lost first (NOT_CONTROLLER).
+    pub failure: Option<ControllerResponse>,
 }
 
 /// Everything the controller state machine holds, in timeline structures.
@@ -900,6 +902,7 @@ impl QuorumController {
                         name,
                         reply,
                         response: result.response,
+                        failure: Self::not_controller(&op),
                     },
                 ),
             }
@@ -930,6 +933,7 @@ impl QuorumController {
                         name,
                         reply,
                         response: result.response,
+                        failure: Self::not_controller(&op),
                     },
                 );
                 Ok(())
@@ -1082,27 +1086,7 @@ impl QuorumController {
         self.offset_control.deactivate(&mut [&mut self.state])?;
         self.cur_claim_epoch = None;
         for w in self.purgatory.fail_all() {
-            let response = match w.response {
-                Some(ControllerResponse::CreateTopics { .. }) => {
-                    Some(ControllerResponse::CreateTopics {
-                        topics: Vec::new(),
-                        error: Some(ApiError::NotController),
-                    })
-                }
-                Some(ControllerResponse::DeleteTopics { .. }) => {
-                    Some(ControllerResponse::DeleteTopics {
-                        topics: Vec::new(),
-                        error: Some(ApiError::NotController),
-                    })
-                }
-                Some(ControllerResponse::ControllerRegistration { .. }) => {
-                    Some(ControllerResponse::ControllerRegistration {
-                        error: Some(ApiError::NotController),
-                    })
-                }
-                other => other,
-            };
-            Self::respond(out, w.reply, response);
+            Self::respond(out, w.reply, w.failure);
         }
         self.queue.cancel_deferred("writeNoOpRecord");
         self.queue.cancel_deferred("maybeFenceStaleBroker");
