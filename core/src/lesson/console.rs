@@ -139,12 +139,20 @@ impl Console {
                     None => 1,
                 };
                 let w = self.world()?;
+                let mut out = String::new();
                 for _ in 0..n {
-                    if !w.step() {
-                        break;
+                    match w.step_described() {
+                        Some(line) => {
+                            out.push_str(&line);
+                            out.push('\n');
+                        }
+                        None => {
+                            out.push_str("(nothing scheduled)\n");
+                            break;
+                        }
                     }
                 }
-                Ok(String::new())
+                Ok(out)
             }
             "tick" => {
                 let n: u64 = match args.first() {
@@ -154,8 +162,15 @@ impl Console {
                     None => 1,
                 };
                 let ms = n.saturating_mul(self.tick_ms);
-                self.world()?.run_for(ms);
-                Ok(String::new())
+                let w = self.world()?;
+                let (events, delivered) = (w.events_run(), w.network().delivered);
+                w.run_for(ms);
+                Ok(format!(
+                    "[{} ms] +{ms} ms: {} events, {} messages delivered\n",
+                    w.now_ms(),
+                    w.events_run() - events,
+                    w.network().delivered - delivered
+                ))
             }
             "sleep" | "run" => {
                 if let Some(cond) = args.iter().find_map(|a| a.strip_prefix("until=")) {
@@ -785,6 +800,25 @@ mod tests {
             .exec("transitions 101 after=nope")
             .unwrap_err()
             .contains("no mark 'nope'"));
+    }
+
+    #[test]
+    fn step_and_tick_say_what_ran() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 seed=1").unwrap();
+        let out = c.exec("step 4").unwrap();
+        assert_eq!(out.lines().count(), 4, "{out}");
+        assert!(
+            out.lines().next().unwrap().starts_with("[0 ms] controller 101 runs"),
+            "{out}"
+        );
+        assert!(out.contains("deliver FetchRequest 102 -> 101"), "{out}");
+        let before = c.world.as_ref().unwrap().events_run();
+        let out = c.exec("tick 3").unwrap();
+        let ran = c.world.as_ref().unwrap().events_run() - before;
+        assert!(out.contains("+300 ms:"), "{out}");
+        assert!(out.contains(&format!(" {ran} events")), "{out}");
+        assert!(c.exec("step x").unwrap_err().contains("not a number"));
     }
 
     #[test]

@@ -354,6 +354,48 @@ impl World {
         false
     }
 
+    /// Run the next live event and describe it in one line (`deliver FetchRequest 102 -> 101
+    /// ...`, `wake 101`, `controller 101 runs ...`); None when nothing is scheduled.
+    pub fn step_described(&mut self) -> Option<String> {
+        loop {
+            let s = self.scheduler.pop()?;
+            if !self.is_live(&s.event) {
+                continue;
+            }
+            let text = match &s.event {
+                Event::Deliver(id) => match self.network.in_flight.get(id) {
+                    Some(m) => format!(
+                        "deliver {} {} -> {} {}",
+                        m.message.kind(),
+                        node_name(m.from),
+                        node_name(m.to),
+                        m.message.summary()
+                    ),
+                    None => "deliver (lost)".to_string(),
+                },
+                Event::Wake { node, .. } => format!("wake {node} (poll)"),
+                Event::Resume { node } => format!("resume {node} (end of slow)"),
+                Event::ControllerRun { node, .. } => format!("controller {node} runs"),
+            };
+            let controller = match &s.event {
+                Event::ControllerRun { node, .. } => Some(*node),
+                _ => None,
+            };
+            self.now_ms = s.at_ms.max(self.now_ms);
+            self.events_run += 1;
+            self.run_event(s.event);
+            let mut text = format!("[{} ms] {}", self.now_ms, text.trim_end());
+            if let Some(ran) = controller
+                .and_then(|id| self.nodes.get(&id))
+                .and_then(|n| n.controller.as_ref())
+                .and_then(|c| c.last_event.clone())
+            {
+                text.push_str(&format!(" {ran}"));
+            }
+            return Some(text);
+        }
+    }
+
     /// Time of the next live event.
     pub fn next_event_time(&mut self) -> Option<u64> {
         loop {
@@ -1441,5 +1483,14 @@ fn message_view(m: &InFlight, dropped: bool) -> MessageView {
         send_ms: m.send_ms,
         arrive_ms: m.arrive_ms,
         dropped,
+    }
+}
+
+/// A node id as the step description names it (`admin` for the admin client).
+fn node_name(id: i32) -> String {
+    if id == ADMIN_CLIENT_ID {
+        "admin".to_string()
+    } else {
+        id.to_string()
     }
 }
