@@ -16,6 +16,14 @@ pub struct InvariantChecker {
     committed: Vec<(i32, Record)>,
     /// Per node: offsets below this were already compared with `committed`.
     verified_upto: BTreeMap<i32, (u32, i64)>,
+    /// The state each snapshot id holds (its summary), once computed.
+    snapshot_summaries: BTreeMap<(i64, i32), String>,
+    /// (node, offset, epoch) of the snapshot files already checked.
+    verified_snapshots: std::collections::BTreeSet<(i32, i64, i32)>,
+    /// Per node: the (publish count, offset) of the image last found equal to a replay.
+    verified_images: BTreeMap<i32, (u64, i64)>,
+    /// Per node: the (applied offset, state) of the controller last found equal to a replay.
+    verified_controllers: BTreeMap<i32, (i64, String)>,
     /// How many checks ran.
     pub checks: u64,
     /// Compare controller state with a replay every this many checks (1 = every event).
@@ -73,17 +81,19 @@ impl InvariantChecker {
                 // every committed entry (older, stale leaders may not: they will resign).
                 let log = &node.disk.metadata_log;
                 if let Some((e, r)) = self.committed.last() {
-                    if epoch >= *e {
-                        let last = self.committed_len() - 1;
-                        if epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r) {
-                            return Err(format!(
+                    let last = self.committed_len() - 1;
+                    // Below the log start the entry lives in a snapshot (checked below).
+                    if epoch >= *e
+                        && last >= log.start_offset()
+                        && (epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r))
+                    {
+                        return Err(format!(
                                 "at {now} ms leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
                                 node.id,
                                 epoch_at(log, last),
                                 log.record_at(last),
                                 (e, r)
                             ));
-                        }
                     }
                 }
             }
@@ -146,7 +156,7 @@ impl InvariantChecker {
                 self.verified_upto
                     .insert(node.id, (node.incarnation, hw.max(from)));
                 // The leader's HW is held by a majority of voters (same entry at HW - 1).
-                if raft.state().name() == "Leader" && hw > 0 {
+                if raft.state().name() == "Leader" && hw > log.start_offset() {
                     let want = log.record_at(hw - 1).cloned();
                     let want_epoch = epoch_at(log, hw - 1);
                     let holders = world
@@ -155,8 +165,9 @@ impl InvariantChecker {
                         .filter(|n| {
                             let l = &n.disk.metadata_log;
                             l.end_offset() >= hw
-                                && epoch_at(l, hw - 1) == want_epoch
-                                && l.record_at(hw - 1).cloned() == want
+                                && (hw - 1 < l.start_offset()
+                                    || (epoch_at(l, hw - 1) == want_epoch
+                                        && l.record_at(hw - 1).cloned() == want))
                         })
                         .count();
                     if holders < majority {
@@ -166,6 +177,69 @@ impl InvariantChecker {
                             hw - 1
                         ));
                     }
+                }
+            }
+        }
+        // Every snapshot holds the committed state at its end offset: the same on every node
+        // that has it, and equal to a replay of any log that can rebuild that offset.
+        for node in world.nodes() {
+            for snap in node.disk.metadata_log.snapshots() {
+                let key = (node.id, snap.id.offset, snap.id.epoch);
+                if snap.is_bootstrap() || self.verified_snapshots.contains(&key) {
+                    continue;
+                }
+                self.verified_snapshots.insert(key);
+                let summary = match self
+                    .snapshot_summaries
+                    .get(&(snap.id.offset, snap.id.epoch))
+                {
+                    Some(s) => s.clone(),
+                    None => {
+                        let s = crate::controller::QuorumController::snapshot_summary(snap)
+                            .map_err(|e| {
+                                format!(
+                                    "at {now} ms snapshot {} on node {} does not replay: {e}",
+                                    snap.file_name(),
+                                    node.id
+                                )
+                            })?;
+                        for other in world.nodes() {
+                            let log = &other.disk.metadata_log;
+                            if log.end_offset() < snap.id.offset
+                                || epoch_at(log, snap.id.offset - 1)
+                                    .is_none_or(|e| e != snap.id.epoch)
+                            {
+                                continue;
+                            }
+                            if let Some(r) =
+                                crate::controller::QuorumController::replay_log_summary(
+                                    log,
+                                    snap.id.offset - 1,
+                                )?
+                            {
+                                if r != s {
+                                    return Err(format!(
+                                        "at {now} ms snapshot {} of node {} differs from node {}'s log replayed to {}:\nsnapshot:\n{s}\nlog:\n{r}",
+                                        snap.file_name(),
+                                        node.id,
+                                        other.id,
+                                        snap.id.offset - 1
+                                    ));
+                                }
+                            }
+                        }
+                        self.snapshot_summaries
+                            .insert((snap.id.offset, snap.id.epoch), s.clone());
+                        s
+                    }
+                };
+                let mine = crate::controller::QuorumController::snapshot_summary(snap)?;
+                if mine != summary {
+                    return Err(format!(
+                        "at {now} ms snapshot {} differs between nodes (node {})",
+                        snap.file_name(),
+                        node.id
+                    ));
                 }
             }
         }
@@ -196,11 +270,17 @@ impl InvariantChecker {
                     continue;
                 }
                 let at = l.image.provenance.offset;
+                let key = (l.publish_count, at);
+                if self.verified_images.get(&node.id) == Some(&key) {
+                    continue;
+                }
+                self.verified_images.insert(node.id, key);
                 let replayed = crate::controller::QuorumController::replay_log_summary(
                     &node.disk.metadata_log,
                     at,
                 )
                 .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
+                let Some(replayed) = replayed else { continue };
                 if replayed != l.image.summary() {
                     return Err(format!(
                         "at {now} ms broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
@@ -225,11 +305,17 @@ impl InvariantChecker {
                 if upto >= log.end_offset() {
                     continue;
                 }
+                let held = c.state.summary();
+                let key = (upto, held.clone());
+                if self.verified_controllers.get(&node.id) == Some(&key) {
+                    continue;
+                }
+                self.verified_controllers.insert(node.id, key);
                 let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
                     .map_err(|e| {
                     format!("at {now} ms node {} log does not replay: {e}", node.id)
                 })?;
-                let held = c.state.summary();
+                let Some(replayed) = replayed else { continue };
                 if replayed != held {
                     return Err(format!(
                         "at {now} ms controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",

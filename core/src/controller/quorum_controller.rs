@@ -106,6 +106,8 @@ pub enum ControllerEvent {
     Commit(Vec<Arc<RecordBatch>>),
     /// handleLeaderChange, queued by the Raft listener.
     LeaderChange(LeaderAndEpoch),
+    /// handleLoadSnapshot, queued by the Raft listener.
+    LoadSnapshot(Arc<crate::raft::snapshot::RawSnapshot>),
 }
 
 /// `ControllerResult`: records to write plus the response, and whether they must go in one
@@ -237,6 +239,9 @@ pub struct QuorumController {
     pub registration: RegistrationState,
     /// Broker sessions (active controller only).
     pub heartbeats: BrokerHeartbeatManager,
+    /// The end offset of the snapshot loaded last, until the next commit is replayed (Kafka
+    /// sets lastCommittedOffset to the snapshot's end offset, one past what it holds).
+    loaded_snapshot_end: Option<i64>,
 }
 
 impl QuorumController {
@@ -259,6 +264,7 @@ impl QuorumController {
             last_result: None,
             registration: RegistrationState::default(),
             heartbeats: BrokerHeartbeatManager::default(),
+            loaded_snapshot_end: None,
         }
     }
 
@@ -304,6 +310,16 @@ impl QuorumController {
                     self.queue.append(
                         format!("handleLeaderChange[{}]", le.epoch),
                         ControllerEvent::LeaderChange(le),
+                        now_ms,
+                    );
+                }
+                RaftEvent::LoadSnapshot(s) => {
+                    self.queue.append(
+                        format!(
+                            "handleLoadSnapshot[snapshotId={}]",
+                            crate::raft::client::offset_and_epoch_text(s.id)
+                        ),
+                        ControllerEvent::LoadSnapshot(s),
                         now_ms,
                     );
                 }
@@ -412,7 +428,60 @@ impl QuorumController {
             }
             ControllerEvent::Commit(batches) => self.handle_commit(batches, io, out),
             ControllerEvent::LeaderChange(le) => self.handle_leader_change(le, raft, io, out),
+            ControllerEvent::LoadSnapshot(s) => self.handle_load_snapshot(&s, io),
         }
+    }
+
+    /// `handleLoadSnapshot` on a standby: OffsetControlManager.beginLoadSnapshot resets every
+    /// timeline structure, the snapshot's records are replayed, endLoadSnapshot takes an
+    /// in-memory snapshot at the snapshot's end offset.
+    fn handle_load_snapshot(
+        &mut self,
+        snapshot: &crate::raft::snapshot::RawSnapshot,
+        io: &mut RaftIo,
+    ) -> Result<(), String> {
+        const OFFSETS: &str = "org.apache.kafka.controller.OffsetControlManager";
+        let name = crate::raft::snapshot::snapshot_name(snapshot.id);
+        if let Some(epoch) = self.cur_claim_epoch {
+            return Err(format!(
+                "Asked to load snapshot {name}, but we are the active controller at epoch {epoch}"
+            ));
+        }
+        let oc = &self.offset_control;
+        let line = format!(
+            "Starting to load snapshot {name}. Previous lastCommittedOffset was {}. Previous transactionStartOffset was {}.",
+            oc.last_committed_offset, oc.transaction_start_offset
+        );
+        self.log(io, Level::Info, OFFSETS, line);
+        self.state = ControllerState::default();
+        self.offset_control = OffsetControlManager::default();
+        self.offset_control.snapshot_registry = crate::timeline::SnapshotRegistry::new();
+        let last_contained = snapshot.id.offset - 1;
+        for r in snapshot.metadata_records() {
+            self.replay(r, last_contained, io).map_err(|e| {
+                format!(
+                    "Unable to apply {} record from snapshot {name} on standby controller: {e}",
+                    r.type_name()
+                )
+            })?;
+        }
+        self.log(
+            io,
+            Level::Info,
+            OFFSETS,
+            format!("Successfully loaded snapshot {name}."),
+        );
+        let oc = &mut self.offset_control;
+        oc.snapshot_registry
+            .idempotent_create_snapshot(snapshot.id.offset)
+            .map_err(|e| e.to_string())?;
+        oc.last_committed_offset = snapshot.id.offset;
+        oc.last_committed_epoch = snapshot.id.epoch;
+        oc.last_stable_offset = snapshot.id.offset;
+        oc.transaction_start_offset = -1;
+        oc.next_write_offset = -1;
+        self.loaded_snapshot_end = Some(snapshot.id.offset);
+        Ok(())
     }
 
     fn respond(
@@ -954,6 +1023,7 @@ impl QuorumController {
                 continue;
             }
             let last = batch.last_offset();
+            self.loaded_snapshot_end = None;
             self.committed_records += batch.records.len() as u64;
             if self.is_active() {
                 // Already replayed when it was appended.
@@ -1194,13 +1264,29 @@ impl QuorumController {
     /// The state a standby would hold after replaying `log`'s metadata records up to and
     /// including `upto`, as [`ControllerState::summary`] text (the invariant "controller state
     /// equals replay of the committed log").
+    ///
+    /// A log whose start moved past 0 is replayed from the latest snapshot it keeps at or
+    /// before `upto + 1`; `Ok(None)` when the log cannot rebuild the state at `upto`.
     pub fn replay_log_summary(
         log: &crate::raft::log::RaftLog,
         upto: i64,
-    ) -> Result<String, String> {
+    ) -> Result<Option<String>, String> {
         let mut c = QuorumController::new(-1, 0, Uuid::ZERO, ControllerConfig::default());
+        let mut from = 0;
+        if log.start_offset() > 0 {
+            let base = log.snapshots().iter().rev().find(|s| {
+                !s.is_bootstrap() && s.id.offset <= upto + 1 && s.id.offset >= log.start_offset()
+            });
+            let Some(base) = base else {
+                return Ok(None);
+            };
+            for r in base.metadata_records() {
+                c.apply(r, base.id.offset - 1)?;
+            }
+            from = base.id.offset;
+        }
         for b in log.batches() {
-            if b.is_control || b.last_offset() > upto {
+            if b.is_control || b.last_offset() > upto || b.base_offset < from {
                 continue;
             }
             for (i, r) in b.records.iter().enumerate() {
@@ -1209,12 +1295,26 @@ impl QuorumController {
                 }
             }
         }
+        Ok(Some(c.state.summary()))
+    }
+
+    /// The state a snapshot holds, as [`ControllerState::summary`] text.
+    pub fn snapshot_summary(
+        snapshot: &crate::raft::snapshot::RawSnapshot,
+    ) -> Result<String, String> {
+        let mut c = QuorumController::new(-1, 0, Uuid::ZERO, ControllerConfig::default());
+        for r in snapshot.metadata_records() {
+            c.apply(r, snapshot.id.offset - 1)?;
+        }
         Ok(c.state.summary())
     }
 
     /// The offset up to which this controller's state reflects the log: the last committed
     /// offset on a standby; on the active controller, the last offset it wrote.
     pub fn applied_offset(&self) -> i64 {
+        if let Some(end) = self.loaded_snapshot_end {
+            return end - 1;
+        }
         if self.is_active() {
             self.offset_control.next_write_offset - 1
         } else {

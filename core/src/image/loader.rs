@@ -5,11 +5,25 @@
 use super::delta::MetadataDelta;
 use super::metadata_image::{MetadataImage, MetadataProvenance};
 use crate::raft::batch::{Record, RecordBatch};
+use crate::raft::snapshot::{snapshot_name, RawSnapshot};
 use std::sync::Arc;
+
+/// What kind of manifest came with a publication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ManifestType {
+    /// LogDeltaManifest: committed batches from the log.
+    LogDelta,
+    /// SnapshotManifest: a snapshot was loaded.
+    Snapshot,
+}
 
 /// What a publisher was given: the delta's changed areas and the new image.
 #[derive(Clone, Debug)]
 pub struct Publication {
+    /// LogDelta or Snapshot.
+    pub manifest: ManifestType,
+    /// numBytes of a LogDeltaManifest: the size of the batches in the delta.
+    pub bytes: u64,
     /// Areas changed (`topics`, `cluster`, ...).
     pub changed: Vec<&'static str>,
     /// Records in the delta.
@@ -25,10 +39,16 @@ pub struct MetadataLoader {
     pub image: MetadataImage,
     delta: Option<MetadataDelta>,
     pending_provenance: Option<MetadataProvenance>,
+    pending_bytes: u64,
+    pending_manifest: Option<ManifestType>,
+    /// Publications not yet taken by the node's other publishers (the SnapshotGenerator).
+    pub unread: Vec<Publication>,
     /// Whether the initial catch-up with the high watermark is done.
     pub caught_up: bool,
     /// How many images were published.
     pub publish_count: u64,
+    /// HandleLoadSnapshotCount.
+    pub snapshot_loads: u64,
     /// The last publication.
     pub last_publication: Option<Publication>,
 }
@@ -49,6 +69,8 @@ impl MetadataLoader {
             let delta = self
                 .delta
                 .get_or_insert_with(|| MetadataDelta::new(self.image.clone()));
+            self.pending_bytes += b.size_in_bytes() as u64;
+            self.pending_manifest.get_or_insert(ManifestType::LogDelta);
             for (i, r) in b.records.iter().enumerate() {
                 if let Record::Metadata(m) = r {
                     delta.replay(m, b.base_offset + i as i64)?;
@@ -69,17 +91,67 @@ impl MetadataLoader {
         Ok(())
     }
 
+    /// `handleLoadSnapshot`: the snapshot's records replayed into a delta from an empty image
+    /// (everything the snapshot does not mention is gone), published as a SnapshotManifest once
+    /// caught up. Returns the log lines to write.
+    pub fn handle_load_snapshot(
+        &mut self,
+        snapshot: &RawSnapshot,
+        high_watermark: Option<i64>,
+    ) -> Result<Vec<String>, String> {
+        self.snapshot_loads += 1;
+        let name = snapshot_name(snapshot.id);
+        let mut lines = vec![format!(
+            "handleLoadSnapshot({name}): incrementing HandleLoadSnapshotCount to {}.",
+            self.snapshot_loads
+        )];
+        let mut delta = MetadataDelta::new(MetadataImage::default());
+        for (i, r) in snapshot.metadata_records().enumerate() {
+            delta.replay(r, snapshot.id.offset - 1).map_err(|e| {
+                format!(
+                    "Error loading metadata log record {i} in snapshot at offset {}: {e}",
+                    snapshot.id.offset - 1
+                )
+            })?;
+        }
+        lines.push(format!(
+            "handleLoadSnapshot({name}): generated a metadata delta between offset {} and this snapshot in 0 us.",
+            self.image.provenance.offset
+        ));
+        self.delta = Some(delta);
+        self.pending_bytes = 0;
+        self.pending_manifest = Some(ManifestType::Snapshot);
+        let offset = snapshot.id.offset - 1;
+        self.pending_provenance = Some(MetadataProvenance {
+            offset,
+            epoch: snapshot.id.epoch,
+            time_ms: snapshot.last_contained_log_timestamp,
+        });
+        if !self.still_need_to_catch_up(offset, high_watermark) {
+            self.caught_up = true;
+            self.publish();
+        }
+        Ok(lines)
+    }
+
     fn publish(&mut self) {
         let (Some(delta), Some(p)) = (self.delta.take(), self.pending_provenance.take()) else {
             return;
         };
         let image = delta.apply(p);
         self.publish_count += 1;
-        self.last_publication = Some(Publication {
+        let publication = Publication {
+            manifest: self
+                .pending_manifest
+                .take()
+                .unwrap_or(ManifestType::LogDelta),
+            bytes: std::mem::take(&mut self.pending_bytes),
             changed: delta.changed_areas(),
             records: delta.records,
             image: image.clone(),
-        });
+        };
+        self.unread.push(publication.clone());
+        self.last_publication = Some(publication);
         self.image = image;
     }
 

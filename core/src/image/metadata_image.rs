@@ -2,7 +2,10 @@
 //! (`Arc`) between consecutive images.
 
 use crate::controller::cluster_control::BrokerRegistration;
-use crate::metadata::{PartitionRecord, RegisterControllerRecord};
+use crate::metadata::{
+    ConfigRecord, FeatureLevelRecord, MetadataRecord, PartitionRecord, RegisterControllerRecord,
+    TopicRecord,
+};
 use crate::sim::uuid::Uuid;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -77,6 +80,56 @@ pub struct MetadataImage {
 }
 
 impl MetadataImage {
+    /// `MetadataImage.write`: the records that rebuild this image, in Kafka's order (features
+    /// with metadata.version first, cluster, topics with their partitions, configs). This is
+    /// what a snapshot holds.
+    pub fn records(&self) -> Vec<MetadataRecord> {
+        let mut out = Vec::new();
+        let feature = |(k, v): (&String, &i16)| {
+            MetadataRecord::FeatureLevel(FeatureLevelRecord {
+                name: k.clone(),
+                feature_level: *v,
+            })
+        };
+        let levels = &self.features.levels;
+        out.extend(
+            levels
+                .iter()
+                .filter(|(k, _)| *k == "metadata.version")
+                .map(feature),
+        );
+        out.extend(
+            levels
+                .iter()
+                .filter(|(k, _)| *k != "metadata.version")
+                .map(feature),
+        );
+        for b in self.cluster.brokers.values() {
+            out.push(MetadataRecord::RegisterBroker(b.record.clone()));
+        }
+        for c in self.cluster.controllers.values() {
+            out.push(MetadataRecord::RegisterController(c.clone()));
+        }
+        for t in self.topics.by_id.values() {
+            out.push(MetadataRecord::Topic(TopicRecord {
+                name: t.name.clone(),
+                topic_id: t.id,
+            }));
+            for p in t.partitions.values() {
+                out.push(MetadataRecord::Partition(p.clone()));
+            }
+        }
+        for ((t, n, k), v) in &self.configs.configs {
+            out.push(MetadataRecord::Config(ConfigRecord {
+                resource_type: *t,
+                resource_name: n.clone(),
+                name: k.clone(),
+                value: Some(v.clone()),
+            }));
+        }
+        out
+    }
+
     /// The same canonical text as [`crate::controller::quorum_controller::ControllerState::summary`],
     /// so an image can be compared with a controller's state at the same offset.
     pub fn summary(&self) -> String {

@@ -4,7 +4,9 @@
 pub mod delta;
 pub mod loader;
 pub mod metadata_image;
+pub mod snapshot_generator;
 
 pub use delta::MetadataDelta;
 pub use loader::MetadataLoader;
 pub use metadata_image::MetadataImage;
+pub use snapshot_generator::SnapshotGenerator;

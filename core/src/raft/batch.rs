@@ -36,6 +36,13 @@ pub enum Record {
         /// voters
         voters: Vec<VoterEntry>,
     },
+    /// SnapshotHeaderRecord: the first record of a snapshot.
+    SnapshotHeader {
+        /// lastContainedLogTimestamp, virtual ms.
+        last_contained_log_timestamp: u64,
+    },
+    /// SnapshotFooterRecord: the last record of a snapshot.
+    SnapshotFooter,
     /// A metadata record written by the active controller.
     Metadata(MetadataRecord),
 }
@@ -52,6 +59,8 @@ impl Record {
             Record::LeaderChange { .. } => "LeaderChange",
             Record::KRaftVersion { .. } => "KRaftVersion",
             Record::KRaftVoters { .. } => "KRaftVoters",
+            Record::SnapshotHeader { .. } => "SnapshotHeader",
+            Record::SnapshotFooter => "SnapshotFooter",
             Record::Metadata(m) => m.type_name(),
         }
     }
@@ -95,6 +104,13 @@ impl Record {
                     list.join(",")
                 )
             }
+            Record::SnapshotHeader {
+                last_contained_log_timestamp,
+            } => format!(
+                " SnapshotHeader {{\"version\":0,\"lastContainedLogTimestamp\":{}}}",
+                crate::sim::clock::to_epoch_ms(*last_contained_log_timestamp)
+            ),
+            Record::SnapshotFooter => " SnapshotFooter {\"version\":0}".to_string(),
             Record::Metadata(m) => format!(" payload: {}", m.to_json()),
         }
     }
@@ -109,6 +125,8 @@ impl Record {
             } => 4 + 4 + 4 * (voters.len() + granting_voters.len()) + 4,
             Record::KRaftVersion { .. } => 5,
             Record::KRaftVoters { voters } => 3 + voters.len() * 45,
+            Record::SnapshotHeader { .. } => 11,
+            Record::SnapshotFooter => 3,
             Record::Metadata(m) => m.value_size(),
         }
     }

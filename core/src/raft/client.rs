@@ -7,7 +7,7 @@
 
 use super::accumulator::BatchAccumulator;
 use super::batch::{Record, VoterEntry};
-use super::config::{QuorumConfig, RETRY_BACKOFF_BASE_MS};
+use super::config::{QuorumConfig, LOG_CLEAN_INTERVAL_MS, RETRY_BACKOFF_BASE_MS};
 use super::io::{loggers, RaftIo};
 use super::log::OffsetAndEpoch;
 use super::messages::*;
@@ -52,7 +52,32 @@ pub struct KafkaRaftClient {
     /// Graceful shutdown: its deadline, and whether it has completed.
     shutdown: Option<(u64, u64, bool)>,
     listener: super::listener::ListenerContext,
+    /// When the log cleaner (snapshot retention) runs next.
+    next_clean_ms: u64,
 }
+
+/// Kafka's `OffsetAndEpoch` record as log lines print it.
+pub fn offset_and_epoch_text(id: OffsetAndEpoch) -> String {
+    format!("OffsetAndEpoch[offset={}, epoch={}]", id.offset, id.epoch)
+}
+
+/// What `validateOffsetAndEpoch` says about a fetch position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValidOffsetAndEpoch {
+    /// The follower may read from here.
+    Valid,
+    /// The follower's log diverges: truncate to this end offset and epoch.
+    Diverging(OffsetAndEpoch),
+    /// The follower is before the log start: fetch this snapshot.
+    Snapshot(OffsetAndEpoch),
+}
+
+/// The logger name of the metadata log (KafkaRaftLog).
+const METADATA_LOG_LOGGER: &str = "org.apache.kafka.raft.KafkaRaftLog";
+/// The logger name of the log under it (UnifiedLog).
+const UNIFIED_LOG_LOGGER: &str = "org.apache.kafka.storage.internals.log.UnifiedLog";
+
+mod snapshots;
 
 impl KafkaRaftClient {
     /// Start a replica (process start): read `quorum-state`, pick the initial state.
@@ -81,7 +106,13 @@ impl KafkaRaftClient {
             prefix,
             shutdown: None,
             listener: Default::default(),
+            next_clean_ms: io.now_ms + LOG_CLEAN_INTERVAL_MS,
         };
+        // recoverSnapshots: a half-downloaded snapshot (.checkpoint.part) is deleted.
+        io.disk.metadata_log.partial_snapshot = None;
+        io.disk
+            .metadata_log
+            .set_segment_bytes(client.config.metadata_log.segment_bytes);
         if matches!(client.quorum.state, EpochState::Leader(_)) {
             return Err("Voter cannot initialize as a Leader".into());
         }
@@ -210,11 +241,18 @@ impl KafkaRaftClient {
             voters: self.quorum.voter_ids(),
             granting_voters: granting,
         }];
+        // A voter set from a generated snapshot counts; the bootstrap snapshot's does not
+        // (its voter set sits at offset -1, before the log).
         let has_voters_record = io.disk.metadata_log.batches().iter().any(|b| {
             b.records
                 .iter()
                 .any(|r| matches!(r, Record::KRaftVoters { .. }))
-        });
+        }) || io
+            .disk
+            .metadata_log
+            .snapshots()
+            .iter()
+            .any(|s| !s.is_bootstrap());
         if !has_voters_record {
             records.push(Record::KRaftVersion { kraft_version: 1 });
             records.push(Record::KRaftVoters {
@@ -416,6 +454,23 @@ impl KafkaRaftClient {
         self.quorum.leader_id().unwrap_or(-1)
     }
 
+    /// `maybeSendFetchOrFetchSnapshot`: a FetchSnapshot for the next chunk while a snapshot is
+    /// being fetched, else a Fetch.
+    fn build_fetch_or_fetch_snapshot(&self, io: &RaftIo) -> RaftRequest {
+        match &io.disk.metadata_log.partial_snapshot {
+            Some(p) if matches!(self.quorum.state, EpochState::Follower(_)) => {
+                RaftRequest::FetchSnapshot(FetchSnapshotRequest {
+                    replica_id: self.local_id(),
+                    current_leader_epoch: self.quorum.epoch(),
+                    snapshot_id: p.id,
+                    position: p.received,
+                    max_bytes: self.config.fetch_max_bytes,
+                })
+            }
+            _ => RaftRequest::Fetch(self.build_fetch_request(io)),
+        }
+    }
+
     fn build_fetch_request(&self, io: &RaftIo) -> FetchRequest {
         let end = self.end_offset(io);
         FetchRequest {
@@ -466,7 +521,7 @@ impl KafkaRaftClient {
         for i in 0..servers.len() {
             let s = servers[(start + i) % servers.len()];
             if self.requests.is_ready(s, now) {
-                let body = RaftRequest::Fetch(self.build_fetch_request(io));
+                let body = self.build_fetch_or_fetch_snapshot(io);
                 self.send_request(s, body, io);
                 return self.config.request_timeout_ms;
             }
@@ -485,7 +540,7 @@ impl KafkaRaftClient {
         } else if self.requests.is_backing_off(leader, now) {
             self.maybe_send_fetch_to_any_bootstrap(io)
         } else if !self.requests.has_any_inflight_request(now) {
-            let body = RaftRequest::Fetch(self.build_fetch_request(io));
+            let body = self.build_fetch_or_fetch_snapshot(io);
             self.send_request(leader, body, io);
             self.config.request_timeout_ms
         } else {
@@ -501,11 +556,39 @@ impl KafkaRaftClient {
     /// `pollListeners`: committed batches not yet delivered (whole batches below the high
     /// watermark), then a leader change if there is one to tell. A leader tells its own
     /// listener only once the listener has caught up to the epoch start offset.
-    pub fn poll_listener(&mut self, io: &RaftIo) -> Vec<super::listener::RaftEvent> {
+    pub fn poll_listener(&mut self, io: &RaftIo) -> RaftResult<Vec<super::listener::RaftEvent>> {
         use super::listener::{LeaderAndEpoch, RaftEvent};
         let mut out = Vec::new();
+        // Without a snapshot to give, a new listener starts at offset 0 at once (so a leader
+        // of a fresh log tells its listener of the leadership without waiting for the HW).
+        let log = &io.disk.metadata_log;
+        if self.listener.next_offset == super::listener::STARTING_NEXT_OFFSET
+            && log.latest_snapshot().is_none_or(|s| s.is_bootstrap())
+        {
+            self.listener.next_offset = 0;
+        }
         if let Some(hw) = self.high_watermark() {
             let log = &io.disk.metadata_log;
+            // updateListenersProgress: a new listener, or one behind the log start, is given
+            // the latest snapshot. (The bootstrap snapshot 0-0 is not handed to listeners here:
+            // the active controller writes the bootstrap records into the log, as example 1
+            // of the article shows.)
+            let next = self.listener.next_offset;
+            let snapshot = log.latest_snapshot().filter(|s| !s.is_bootstrap());
+            if let Some(s) = snapshot.filter(|_| {
+                next < hw
+                    && (next == super::listener::STARTING_NEXT_OFFSET || next < log.start_offset())
+            }) {
+                self.listener.next_offset = s.id.offset;
+                out.push(RaftEvent::LoadSnapshot(s.clone()));
+            } else if next == super::listener::STARTING_NEXT_OFFSET {
+                self.listener.next_offset = 0;
+            } else if next < log.start_offset() {
+                return Err(format!(
+                    "Snapshot expected since next offset of listener is {next}, log start offset is {} and high-watermark is {hw}",
+                    log.start_offset()
+                ));
+            }
             let from = self.listener.next_offset;
             if from < hw {
                 let all = log.batches();
@@ -536,7 +619,7 @@ impl KafkaRaftClient {
                 out.push(RaftEvent::LeaderChange(current));
             }
         }
-        out
+        Ok(out)
     }
 
     /// The offset the listener will be given next.
@@ -597,6 +680,15 @@ impl KafkaRaftClient {
         if self.is_shutdown_complete() {
             return Ok(u64::MAX);
         }
+        // FollowerState.close(): a snapshot download belongs to one follower epoch.
+        let keep_partial = match (&self.quorum.state, &io.disk.metadata_log.partial_snapshot) {
+            (EpochState::Follower(f), Some(p)) => p.leader_epoch == f.epoch,
+            _ => false,
+        };
+        if !keep_partial {
+            io.disk.metadata_log.partial_snapshot = None;
+        }
+        let clean_wake = self.maybe_clean(io);
         for _ in 0..16 {
             let epoch_before = self.quorum.epoch();
             let name_before = self.quorum.state.name();
@@ -604,7 +696,7 @@ impl KafkaRaftClient {
             let changed =
                 self.quorum.epoch() != epoch_before || self.quorum.state.name() != name_before;
             if !changed && wait > 0 {
-                return Ok(now.saturating_add(wait));
+                return Ok(now.saturating_add(wait).min(clean_wake));
             }
         }
         Ok(now + 1)
@@ -919,6 +1011,9 @@ impl KafkaRaftClient {
                             None => return Ok(()),
                         }
                     }
+                    RaftRequest::FetchSnapshot(r) => {
+                        RaftResponse::FetchSnapshot(self.handle_fetch_snapshot_request(r, io))
+                    }
                 };
                 self.respond(from, correlation_id, response, io);
                 Ok(())
@@ -940,6 +1035,9 @@ impl KafkaRaftClient {
                         self.handle_end_quorum_epoch_response(from, r, io)?
                     }
                     RaftResponse::Fetch(r) => self.handle_fetch_response(from, r, io)?,
+                    RaftResponse::FetchSnapshot(r) => {
+                        self.handle_fetch_snapshot_response(from, r, io)?
+                    }
                     RaftResponse::Failed { .. } => false,
                 };
                 // A transition resets every connection; only record the result if still awaited.
@@ -1198,6 +1296,7 @@ impl KafkaRaftClient {
             high_watermark: self.high_watermark().unwrap_or(-1),
             log_start_offset: io.disk.metadata_log.start_offset(),
             diverging_epoch: None,
+            snapshot_id: None,
             records: Vec::new(),
         }
     }
@@ -1226,6 +1325,7 @@ impl KafkaRaftClient {
         let response = self.try_complete_fetch(from, &r, io);
         let must_answer = !response.records.is_empty()
             || response.diverging_epoch.is_some()
+            || response.snapshot_id.is_some()
             || r.max_wait_ms == 0;
         if must_answer {
             return Ok(Some(response));
@@ -1247,22 +1347,17 @@ impl KafkaRaftClient {
         r: &FetchRequest,
         io: &mut RaftIo,
     ) -> FetchResponse {
-        let log = &io.disk.metadata_log;
-        let valid = (log.start_offset() == 0 && r.fetch_offset == 0) || {
-            let end = log.end_offset_for_epoch(r.last_fetched_epoch);
-            end.epoch == r.last_fetched_epoch && end.offset >= r.fetch_offset
-        };
         let mut resp = self.fetch_error_response(Errors::None, io);
-        if !valid {
-            let end = io
-                .disk
-                .metadata_log
-                .end_offset_for_epoch(r.last_fetched_epoch);
-            resp.diverging_epoch = Some(OffsetAndEpoch {
-                offset: end.offset.max(0),
-                epoch: end.epoch,
-            });
-            return resp;
+        match self.validate_fetch(r.fetch_offset, r.last_fetched_epoch, io) {
+            ValidOffsetAndEpoch::Valid => {}
+            ValidOffsetAndEpoch::Diverging(d) => {
+                resp.diverging_epoch = Some(d);
+                return resp;
+            }
+            ValidOffsetAndEpoch::Snapshot(id) => {
+                resp.snapshot_id = Some(id);
+                return resp;
+            }
         }
         let records = io
             .disk
@@ -1338,6 +1433,13 @@ impl KafkaRaftClient {
                 Level::Info,
                 format!("Truncated to offset {to} from Fetch response from leader {from}"),
             );
+        } else if let Some(id) = r.snapshot_id {
+            // The HW is not updated on this path.
+            self.begin_fetching_snapshot(from, id, io);
+            if let EpochState::Follower(f) = &mut self.quorum.state {
+                f.reset_fetch_timeout_for_successful_fetch(now);
+            }
+            return Ok(true);
         } else if !r.records.is_empty() {
             io.disk.metadata_log.append_as_follower(&r.records)?;
         }

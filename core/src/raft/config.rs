@@ -21,7 +21,40 @@ pub struct QuorumConfig {
     pub fetch_max_bytes: usize,
     /// Most records in one batch of the accumulator.
     pub max_records_per_batch: usize,
+    /// The metadata log's segment, snapshot and retention settings.
+    pub metadata_log: MetadataLogConfig,
 }
+
+/// MetadataLogConfig: `metadata.log.*` and `metadata.max.retention.*`, with Kafka's defaults.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MetadataLogConfig {
+    /// metadata.log.segment.bytes (1 GiB; Kafka's floor of 8 MiB is not enforced here so
+    /// lessons can show segments roll).
+    pub segment_bytes: usize,
+    /// metadata.log.max.record.bytes.between.snapshots (20 MiB).
+    pub max_record_bytes_between_snapshots: u64,
+    /// metadata.log.max.snapshot.interval.ms (1 hour; 0 turns the time trigger off).
+    pub max_snapshot_interval_ms: u64,
+    /// metadata.max.retention.bytes (100 MiB; negative in Kafka turns it off: `None`).
+    pub retention_bytes: Option<u64>,
+    /// metadata.max.retention.ms (7 days; `None` turns it off).
+    pub retention_ms: Option<u64>,
+}
+
+impl Default for MetadataLogConfig {
+    fn default() -> Self {
+        MetadataLogConfig {
+            segment_bytes: super::log::DEFAULT_SEGMENT_BYTES,
+            max_record_bytes_between_snapshots: 20 * 1024 * 1024,
+            max_snapshot_interval_ms: 60 * 60 * 1000,
+            retention_bytes: Some(100 * 1024 * 1024),
+            retention_ms: Some(7 * 24 * 60 * 60 * 1000),
+        }
+    }
+}
+
+/// How often KafkaRaftClient runs the log cleaner (RaftMetadataLogCleanerManager, 60 s).
+pub const LOG_CLEAN_INTERVAL_MS: u64 = 60_000;
 
 impl Default for QuorumConfig {
     fn default() -> Self {
@@ -35,6 +68,7 @@ impl Default for QuorumConfig {
             fetch_max_wait_ms: 500,
             fetch_max_bytes: 8 * 1024 * 1024,
             max_records_per_batch: 10_000,
+            metadata_log: MetadataLogConfig::default(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! batches (`handleCommit`) and of leader changes (`handleLeaderChange`).
 
 use super::batch::RecordBatch;
+use super::snapshot::RawSnapshot;
 use std::sync::Arc;
 
 /// The leader and epoch a listener is told about (`LeaderAndEpoch`).
@@ -20,13 +21,27 @@ pub enum RaftEvent {
     Commit(Vec<Arc<RecordBatch>>),
     /// `handleLeaderChange`.
     LeaderChange(LeaderAndEpoch),
+    /// `handleLoadSnapshot`: the whole state up to the snapshot's end offset.
+    LoadSnapshot(Arc<RawSnapshot>),
 }
 
+/// `ListenerContext.STARTING_NEXT_OFFSET`: a listener that has been told nothing yet.
+pub const STARTING_NEXT_OFFSET: i64 = -1;
+
 /// Kafka's ListenerContext: how far one listener has been told.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListenerContext {
-    /// The next offset to deliver.
+    /// The next offset to deliver (-1 before anything, then a snapshot's end offset or 0).
     pub next_offset: i64,
     /// The last leader change delivered.
     pub last_fired: Option<LeaderAndEpoch>,
+}
+
+impl Default for ListenerContext {
+    fn default() -> Self {
+        ListenerContext {
+            next_offset: STARTING_NEXT_OFFSET,
+            last_fired: None,
+        }
+    }
 }

@@ -4,7 +4,11 @@
 //! crash; only a machine crash would lose unflushed data, which the simulator does not model).
 
 use super::batch::{Record, RecordBatch};
+use super::snapshot::{PartialSnapshot, RawSnapshot};
 use std::sync::Arc;
+
+/// `metadata.log.segment.bytes`: Kafka's default, 1 GiB.
+pub const DEFAULT_SEGMENT_BYTES: usize = 1024 * 1024 * 1024;
 
 /// An entry of `leader-epoch-checkpoint`: the first offset written in an epoch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,20 +40,203 @@ impl Ord for OffsetAndEpoch {
     }
 }
 
-/// The log of `__cluster_metadata-0`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The log of `__cluster_metadata-0`: segments of batches, the leader epoch cache and the
+/// snapshots (`.checkpoint` files) beside them.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaftLog {
     batches: Vec<Arc<RecordBatch>>,
     start_offset: i64,
     epoch_cache: Vec<EpochEntry>,
+    /// Base offsets of the segments, oldest first (the first is at or below the start offset).
+    segments: Vec<i64>,
+    /// Bytes in the active (last) segment.
+    active_segment_bytes: usize,
+    /// metadata.log.segment.bytes
+    segment_bytes: usize,
+    /// Frozen snapshots, by end offset.
+    snapshots: Vec<Arc<RawSnapshot>>,
+    /// A snapshot being fetched from the leader.
+    pub partial_snapshot: Option<PartialSnapshot>,
+}
+
+impl Default for RaftLog {
+    fn default() -> Self {
+        RaftLog {
+            batches: Vec::new(),
+            start_offset: 0,
+            epoch_cache: Vec::new(),
+            segments: vec![0],
+            active_segment_bytes: 0,
+            segment_bytes: DEFAULT_SEGMENT_BYTES,
+            snapshots: Vec::new(),
+            partial_snapshot: None,
+        }
+    }
 }
 
 impl RaftLog {
+    /// A log whose segments roll after `segment_bytes` (metadata.log.segment.bytes).
+    pub fn with_segment_bytes(segment_bytes: usize) -> Self {
+        RaftLog {
+            segment_bytes: segment_bytes.max(1),
+            ..Default::default()
+        }
+    }
+
+    /// metadata.log.segment.bytes
+    pub fn set_segment_bytes(&mut self, segment_bytes: usize) {
+        self.segment_bytes = segment_bytes.max(1);
+    }
+
+    /// Base offsets of the segments, oldest first.
+    pub fn segment_bases(&self) -> &[i64] {
+        &self.segments
+    }
+
+    /// The batches of the segment with base offset `base` (None if there is no such segment).
+    pub fn segment_batches(&self, base: i64) -> Option<Vec<Arc<RecordBatch>>> {
+        let i = self.segments.iter().position(|b| *b == base)?;
+        let end = self.segments.get(i + 1).copied().unwrap_or(i64::MAX);
+        Some(
+            self.batches
+                .iter()
+                .filter(|b| b.base_offset >= base && b.base_offset < end)
+                .cloned()
+                .collect(),
+        )
+    }
+
+    /// Roll a new segment before appending a batch of `bytes` at `base` when the active one
+    /// would grow past `metadata.log.segment.bytes` (Kafka's `shouldRoll`).
+    fn maybe_roll(&mut self, base: i64, bytes: usize) {
+        if self.active_segment_bytes > 0 && self.active_segment_bytes + bytes > self.segment_bytes {
+            self.segments.push(base);
+            self.active_segment_bytes = 0;
+        }
+        self.active_segment_bytes += bytes;
+    }
+
+    fn recompute_segments(&mut self) {
+        let end = self.end_offset();
+        while self.segments.len() > 1 && *self.segments.last().expect("segment") >= end {
+            self.segments.pop();
+        }
+        if self.segments.len() == 1 && self.segments[0] > end {
+            self.segments[0] = end;
+        }
+        let last = *self.segments.last().expect("segment");
+        self.active_segment_bytes = self
+            .batches
+            .iter()
+            .filter(|b| b.base_offset >= last)
+            .map(|b| b.size_in_bytes())
+            .sum();
+    }
+
+    // ----- snapshots -----
+
+    /// Frozen snapshots, oldest first.
+    pub fn snapshots(&self) -> &[Arc<RawSnapshot>] {
+        &self.snapshots
+    }
+
+    /// The latest snapshot (the one a listener or a fetching replica is given).
+    pub fn latest_snapshot(&self) -> Option<&Arc<RawSnapshot>> {
+        self.snapshots.last()
+    }
+
+    /// The latest snapshot's id.
+    pub fn latest_snapshot_id(&self) -> Option<OffsetAndEpoch> {
+        self.snapshots.last().map(|s| s.id)
+    }
+
+    /// The earliest snapshot's id.
+    pub fn earliest_snapshot_id(&self) -> Option<OffsetAndEpoch> {
+        self.snapshots.first().map(|s| s.id)
+    }
+
+    /// The snapshot with `id`.
+    pub fn read_snapshot(&self, id: OffsetAndEpoch) -> Option<&Arc<RawSnapshot>> {
+        self.snapshots.iter().find(|s| s.id == id)
+    }
+
+    /// `onSnapshotFrozen`: keep a finished snapshot (replacing one with the same id).
+    pub fn store_snapshot(&mut self, snapshot: Arc<RawSnapshot>) {
+        self.snapshots.retain(|s| s.id != snapshot.id);
+        let at = self
+            .snapshots
+            .partition_point(|s| s.id.offset <= snapshot.id.offset);
+        self.snapshots.insert(at, snapshot);
+    }
+
+    /// `deleteBeforeSnapshot`: advance the log start offset to the snapshot's end offset and
+    /// delete the segments wholly before it. Returns the segment bases deleted.
+    pub fn delete_before_snapshot(&mut self, id: OffsetAndEpoch) -> Vec<i64> {
+        if id.offset <= self.start_offset || id.offset > self.end_offset() {
+            return Vec::new();
+        }
+        self.start_offset = id.offset;
+        // The epoch cache keeps the entry in force at the new start, moved to it.
+        let keep_from = self
+            .epoch_cache
+            .iter()
+            .rposition(|e| e.start_offset <= id.offset)
+            .unwrap_or(0);
+        self.epoch_cache.drain(..keep_from);
+        if let Some(first) = self.epoch_cache.first_mut() {
+            first.start_offset = first.start_offset.max(id.offset);
+        }
+        let mut deleted = Vec::new();
+        while self.segments.len() > 1 && self.segments[1] <= id.offset {
+            deleted.push(self.segments.remove(0));
+        }
+        let first = self.segments[0];
+        self.batches
+            .retain(|b| b.base_offset >= first || b.next_offset() > first);
+        deleted
+    }
+
+    /// `forgetSnapshotsBefore`: drop the snapshots before `id`.
+    pub fn forget_snapshots_before(&mut self, id: OffsetAndEpoch) {
+        self.snapshots.retain(|s| s.id.offset >= id.offset);
+    }
+
+    /// Delete the snapshots older than the log start offset, keeping the latest
+    /// (`cleanSnapshots`). Returns the ids deleted.
+    pub fn delete_snapshots_before_start(&mut self) -> Vec<OffsetAndEpoch> {
+        let start = self.start_offset;
+        let latest = self.latest_snapshot_id();
+        let (gone, kept): (Vec<_>, Vec<_>) = self
+            .snapshots
+            .drain(..)
+            .partition(|s| s.id.offset < start && Some(s.id) != latest);
+        self.snapshots = kept;
+        gone.into_iter().map(|s| s.id).collect()
+    }
+
+    /// `truncateToLatestSnapshot`: when the latest snapshot is past the log end (or the log
+    /// disagrees with it), drop the whole log and start it at the snapshot's end offset.
+    /// Returns whether the log was truncated.
+    pub fn truncate_to_latest_snapshot(&mut self) -> bool {
+        let Some(id) = self.latest_snapshot_id() else {
+            return false;
+        };
+        let latest_epoch = self.epoch_cache.last().map(|e| e.epoch).unwrap_or(0);
+        if id.epoch > latest_epoch || (id.epoch == latest_epoch && id.offset > self.end_offset()) {
+            self.batches.clear();
+            self.epoch_cache.clear();
+            self.start_offset = id.offset;
+            self.segments = vec![id.offset];
+            self.active_segment_bytes = 0;
+            return true;
+        }
+        false
+    }
+
     /// The log start offset.
     pub fn start_offset(&self) -> i64 {
         self.start_offset
     }
-
     /// The log end offset (LEO): the offset the next record gets.
     pub fn end_offset(&self) -> i64 {
         self.batches
@@ -58,9 +245,13 @@ impl RaftLog {
             .unwrap_or(self.start_offset)
     }
 
-    /// The epoch of the last batch, 0 for an empty log.
+    /// The epoch of the last batch; for an empty log the latest snapshot's epoch, else 0.
     pub fn last_fetched_epoch(&self) -> i32 {
-        self.epoch_cache.last().map(|e| e.epoch).unwrap_or(0)
+        self.epoch_cache
+            .last()
+            .map(|e| e.epoch)
+            .or_else(|| self.latest_snapshot_id().map(|s| s.epoch))
+            .unwrap_or(0)
     }
 
     /// The log end as (offset, epoch), what a vote compares.
@@ -135,6 +326,7 @@ impl RaftLog {
             records,
         });
         self.note_epoch(epoch, batch.base_offset);
+        self.maybe_roll(batch.base_offset, batch.size_in_bytes());
         self.batches.push(batch.clone());
         batch
     }
@@ -150,6 +342,7 @@ impl RaftLog {
                 ));
             }
             self.note_epoch(batch.partition_leader_epoch, batch.base_offset);
+            self.maybe_roll(batch.base_offset, batch.size_in_bytes());
             self.batches.push(batch.clone());
         }
         Ok(())
@@ -171,6 +364,7 @@ impl RaftLog {
         }
         let end = self.end_offset();
         self.epoch_cache.retain(|e| e.start_offset < end);
+        self.recompute_segments();
     }
 
     /// Kafka's `truncateToEndOffset`: truncate to where this log and the leader's diverging
@@ -205,6 +399,9 @@ impl RaftLog {
 
     /// The record at `offset`, if the log holds it.
     pub fn record_at(&self, offset: i64) -> Option<&Record> {
+        if offset < self.start_offset {
+            return None;
+        }
         let i = self.batches.partition_point(|b| b.next_offset() <= offset);
         let b = self.batches.get(i)?;
         if offset < b.base_offset {

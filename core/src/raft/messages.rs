@@ -1,9 +1,10 @@
-//! The KRaft RPCs: Vote (and PreVote), BeginQuorumEpoch, EndQuorumEpoch, Fetch.
+//! The KRaft RPCs: Vote (and PreVote), BeginQuorumEpoch, EndQuorumEpoch, Fetch, FetchSnapshot.
 //!
 //! Field names follow the request/response JSON schemas in Kafka's clients module.
 
 use super::batch::RecordBatch;
 use super::log::OffsetAndEpoch;
+use super::snapshot::RawSnapshot;
 use std::sync::Arc;
 
 /// Kafka error codes used by the Raft RPCs.
@@ -23,6 +24,10 @@ pub enum Errors {
     BrokerNotAvailable,
     /// REQUEST_TIMED_OUT: no response within request.timeout.ms.
     RequestTimedOut,
+    /// SNAPSHOT_NOT_FOUND: the leader does not have the snapshot asked for.
+    SnapshotNotFound,
+    /// POSITION_OUT_OF_RANGE: a FetchSnapshot position past the snapshot's size.
+    PositionOutOfRange,
 }
 
 impl Errors {
@@ -36,6 +41,8 @@ impl Errors {
             Errors::InconsistentVoterSet => "INCONSISTENT_VOTER_SET",
             Errors::BrokerNotAvailable => "BROKER_NOT_AVAILABLE",
             Errors::RequestTimedOut => "REQUEST_TIMED_OUT",
+            Errors::SnapshotNotFound => "SNAPSHOT_NOT_FOUND",
+            Errors::PositionOutOfRange => "POSITION_OUT_OF_RANGE",
         }
     }
 }
@@ -51,6 +58,8 @@ pub enum ApiKey {
     EndQuorumEpoch,
     /// Fetch
     Fetch,
+    /// FetchSnapshot
+    FetchSnapshot,
 }
 
 impl ApiKey {
@@ -61,6 +70,7 @@ impl ApiKey {
             ApiKey::BeginQuorumEpoch => "BeginQuorumEpoch",
             ApiKey::EndQuorumEpoch => "EndQuorumEpoch",
             ApiKey::Fetch => "Fetch",
+            ApiKey::FetchSnapshot => "FetchSnapshot",
         }
     }
 }
@@ -156,8 +166,47 @@ pub struct FetchResponse {
     pub log_start_offset: i64,
     /// divergingEpoch: set when the follower's log diverges from the leader's.
     pub diverging_epoch: Option<OffsetAndEpoch>,
+    /// snapshotId: set when the follower must fetch this snapshot (FetchSnapshot) first.
+    pub snapshot_id: Option<OffsetAndEpoch>,
     /// records
     pub records: Vec<Arc<RecordBatch>>,
+}
+
+/// FetchSnapshotRequest: the next chunk of a snapshot, from `position`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchSnapshotRequest {
+    /// replicaId
+    pub replica_id: i32,
+    /// currentLeaderEpoch
+    pub current_leader_epoch: i32,
+    /// snapshotId (endOffset, epoch)
+    pub snapshot_id: OffsetAndEpoch,
+    /// position: bytes already received.
+    pub position: usize,
+    /// maxBytes
+    pub max_bytes: usize,
+}
+
+/// FetchSnapshotResponse: one chunk (`unalignedRecords`) of the snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchSnapshotResponse {
+    /// errorCode
+    pub error: Errors,
+    /// currentLeader.leaderEpoch
+    pub leader_epoch: i32,
+    /// currentLeader.leaderId
+    pub leader_id: i32,
+    /// snapshotId
+    pub snapshot_id: OffsetAndEpoch,
+    /// size: the whole snapshot's size in bytes.
+    pub size: usize,
+    /// position: where this chunk starts.
+    pub position: usize,
+    /// Bytes in this chunk.
+    pub chunk_bytes: usize,
+    /// The snapshot the bytes belong to (the simulator ships the frozen snapshot itself and
+    /// counts bytes, instead of byte slices).
+    pub snapshot: Option<Arc<RawSnapshot>>,
 }
 
 /// A request body.
@@ -171,6 +220,8 @@ pub enum RaftRequest {
     EndQuorumEpoch(EndQuorumEpochRequest),
     /// Fetch.
     Fetch(FetchRequest),
+    /// FetchSnapshot.
+    FetchSnapshot(FetchSnapshotRequest),
 }
 
 /// A response body.
@@ -184,6 +235,8 @@ pub enum RaftResponse {
     EndQuorumEpoch(EpochResponse),
     /// Fetch.
     Fetch(FetchResponse),
+    /// FetchSnapshot.
+    FetchSnapshot(FetchSnapshotResponse),
     /// Synthesized by the network client: the connection failed or the request timed out.
     Failed {
         /// Which API the lost request was.
@@ -220,6 +273,7 @@ impl RaftRequest {
             RaftRequest::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
             RaftRequest::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
             RaftRequest::Fetch(_) => ApiKey::Fetch,
+            RaftRequest::FetchSnapshot(_) => ApiKey::FetchSnapshot,
         }
     }
 }
@@ -232,6 +286,7 @@ impl RaftResponse {
             RaftResponse::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
             RaftResponse::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
             RaftResponse::Fetch(_) => ApiKey::Fetch,
+            RaftResponse::FetchSnapshot(_) => ApiKey::FetchSnapshot,
             RaftResponse::Failed { api, .. } => *api,
         }
     }
@@ -272,6 +327,12 @@ impl RaftMessage {
                     "epoch={} fetchOffset={} lastFetchedEpoch={}",
                     f.current_leader_epoch, f.fetch_offset, f.last_fetched_epoch
                 ),
+                RaftRequest::FetchSnapshot(f) => format!(
+                    "epoch={} snapshot={} position={}",
+                    f.current_leader_epoch,
+                    super::snapshot::snapshot_name(f.snapshot_id),
+                    f.position
+                ),
             },
             RaftMessage::Response { body, .. } => match body {
                 RaftResponse::Vote(v) => format!(
@@ -295,8 +356,23 @@ impl RaftMessage {
                     if let Some(d) = f.diverging_epoch {
                         s.push_str(&format!(" diverging=({}, {})", d.epoch, d.offset));
                     }
+                    if let Some(id) = f.snapshot_id {
+                        s.push_str(&format!(
+                            " snapshotId={}",
+                            super::snapshot::snapshot_name(id)
+                        ));
+                    }
                     s
                 }
+                RaftResponse::FetchSnapshot(f) => format!(
+                    "epoch={} snapshot={} position={} bytes={} size={} error={}",
+                    f.leader_epoch,
+                    super::snapshot::snapshot_name(f.snapshot_id),
+                    f.position,
+                    f.chunk_bytes,
+                    f.size,
+                    f.error.name()
+                ),
                 RaftResponse::Failed { error, .. } => error.name().to_string(),
             },
         }

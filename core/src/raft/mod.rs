@@ -12,6 +12,7 @@ pub mod messages;
 pub mod quorum_state;
 pub mod replica_key;
 pub mod request_manager;
+pub mod snapshot;
 pub mod state;
 
 pub use client::KafkaRaftClient;

@@ -31,7 +31,8 @@ impl Disk {
     }
 
     /// The names in a directory, sorted as `ls` prints them. The metadata log directory holds
-    /// its segment files (`.log`, `.index`, `.timeindex`, named by base offset) and
+    /// its segment files (`.log`, `.index`, `.timeindex`, named by base offset), its snapshots
+    /// (`<offset>-<epoch>.checkpoint`, `.checkpoint.part` while one is fetched) and
     /// `leader-epoch-checkpoint` besides the small files written to it.
     pub fn list(&self, dir: &str) -> Vec<String> {
         let dir = dir.trim_end_matches('/');
@@ -50,9 +51,17 @@ impl Disk {
             names.push(METADATA_DIR.to_string());
         }
         if dir == METADATA_DIR {
-            let base = format!("{:020}", self.metadata_log.start_offset());
-            for ext in ["log", "index", "timeindex"] {
-                names.push(format!("{base}.{ext}"));
+            let log = &self.metadata_log;
+            for base in log.segment_bases() {
+                for ext in ["log", "index", "timeindex"] {
+                    names.push(format!("{base:020}.{ext}"));
+                }
+            }
+            for s in log.snapshots() {
+                names.push(s.file_name());
+            }
+            if let Some(p) = &log.partial_snapshot {
+                names.push(p.file_name());
             }
             names.push("leader-epoch-checkpoint".to_string());
         }

@@ -94,8 +94,10 @@ pub struct Node {
     pub broker: Option<BrokerLifecycleManager>,
     /// The broker's PLAINTEXT listener port.
     pub broker_port: u16,
-    /// The MetadataLoader of a running broker (or combined) process.
+    /// The MetadataLoader of a running process (every node runs one, as SharedServer does).
     pub loader: Option<MetadataLoader>,
+    /// The SnapshotGenerator publishing from that loader.
+    pub snapshot_generator: Option<crate::image::SnapshotGenerator>,
     /// The ReplicaManager of a running broker (or combined) process.
     pub replicas: Option<crate::broker::replica_manager::ReplicaManager>,
 }

@@ -229,6 +229,7 @@ impl World {
                     broker: None,
                     broker_port: 0,
                     loader: None,
+                    snapshot_generator: None,
                     replicas: None,
                 },
             );
@@ -516,6 +517,7 @@ impl World {
                 controller,
                 broker,
                 loader,
+                snapshot_generator,
                 replicas,
                 disk,
                 log,
@@ -564,13 +566,39 @@ impl World {
                 }
             });
             let r = r.and_then(|wake| {
-                let events = raft.poll_listener(&io);
+                let events = raft.poll_listener(&io)?;
                 if let Some(l) = loader.as_mut() {
+                    use crate::raft::listener::RaftEvent;
                     for e in &events {
-                        if let crate::raft::listener::RaftEvent::Commit(batches) = e {
-                            l.handle_commit(batches, raft.high_watermark())
-                                .map_err(|e| format!("Unexpected error in metadata loader: {e}"))?;
+                        match e {
+                            RaftEvent::Commit(batches) => {
+                                l.handle_commit(batches, raft.high_watermark()).map_err(|e| {
+                                    format!("Unexpected error in metadata loader: {e}")
+                                })?
+                            }
+                            RaftEvent::LoadSnapshot(s) => {
+                                let lines = l
+                                    .handle_load_snapshot(s, raft.high_watermark())
+                                    .map_err(|e| {
+                                        format!("Unhandled fault in MetadataLoader#handleLoadSnapshot. Snapshot offset was {}: {e}", s.id.offset - 1)
+                                    })?;
+                                let prefix = format!("[MetadataLoader id={id}] ");
+                                for line in lines {
+                                    io.log_line(Level::Info, &prefix, LOADER_LOGGER, line);
+                                }
+                            }
+                            RaftEvent::LeaderChange(_) => {}
                         }
+                    }
+                    // The SnapshotGenerator sees every publication.
+                    for p in std::mem::take(&mut l.unread) {
+                        let Some(g) = snapshot_generator.as_mut() else {
+                            continue;
+                        };
+                        let Some(reason) = g.on_publication(&p, now) else {
+                            continue;
+                        };
+                        emit_snapshot(id, raft, &p.image, &reason, &mut io)?;
                     }
                 }
                 // The ReplicaManager follows the published image.
@@ -943,18 +971,43 @@ impl World {
             &format!("{}/partition.metadata", super::disk::METADATA_DIR),
             "version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n".to_string(),
         );
+        n.disk
+            .metadata_log
+            .set_segment_bytes(self.config.quorum.metadata_log.segment_bytes);
         if n.roles.is_voter() {
-            let records: Vec<String> = crate::controller::feature_control::bootstrap_features()
-                .into_iter()
-                .map(|f| crate::metadata::MetadataRecord::FeatureLevel(f).to_json())
+            // The bootstrap snapshot 0-0: kraft.version 1 with the initial voters, then the
+            // bootstrap feature levels.
+            let records: Vec<crate::metadata::MetadataRecord> =
+                crate::controller::feature_control::bootstrap_features()
+                    .into_iter()
+                    .map(crate::metadata::MetadataRecord::FeatureLevel)
+                    .collect();
+            let voters = self
+                .voters
+                .iter()
+                .map(|v| crate::raft::batch::VoterEntry {
+                    voter_id: v.key.id,
+                    voter_directory_id: v.key.directory_id.unwrap_or(Uuid::ZERO),
+                    port: v.port,
+                })
                 .collect();
-            n.disk.write_file(
-                &format!(
-                    "{}/00000000000000000000-0000000000.checkpoint",
-                    super::disk::METADATA_DIR
-                ),
-                records.join("\n") + "\n",
+            let control = vec![
+                Record::KRaftVersion { kraft_version: 1 },
+                Record::KRaftVoters { voters },
+            ];
+            let snapshot = crate::raft::snapshot::RawSnapshot::write(
+                crate::raft::log::OffsetAndEpoch {
+                    offset: 0,
+                    epoch: 0,
+                },
+                0,
+                control,
+                records,
+                0,
             );
+            n.disk
+                .metadata_log
+                .store_snapshot(std::sync::Arc::new(snapshot));
         }
     }
 
@@ -993,7 +1046,10 @@ impl World {
             } else {
                 None
             };
-            node.loader = (node.roles != Roles::Controller).then(MetadataLoader::default);
+            let has_loader = node.roles != Roles::Controller || run_controllers;
+            node.loader = has_loader.then(MetadataLoader::default);
+            node.snapshot_generator =
+                has_loader.then(|| crate::image::SnapshotGenerator::new(&quorum.metadata_log, now));
             node.replicas = (node.roles != Roles::Controller).then(|| ReplicaManager::new(id));
             node.controller = if node.roles.is_voter() && run_controllers {
                 let port = voters
@@ -1042,6 +1098,7 @@ impl World {
             n.controller = None;
             n.broker = None;
             n.loader = None;
+            n.snapshot_generator = None;
             n.replicas = None;
             n.controller_run_ms = None;
             n.controller_gen += 1;
@@ -1493,4 +1550,51 @@ fn node_name(id: i32) -> String {
     } else {
         id.to_string()
     }
+}
+
+/// The MetadataLoader's logger.
+const LOADER_LOGGER: &str = "org.apache.kafka.image.loader.MetadataLoader";
+
+/// The SnapshotGenerator's emit event: `Creating new KRaft snapshot file ...`, then the
+/// SnapshotEmitter writes the image through `createSnapshot`.
+fn emit_snapshot(
+    id: i32,
+    raft: &mut KafkaRaftClient,
+    image: &crate::image::MetadataImage,
+    reason: &str,
+    io: &mut RaftIo,
+) -> Result<(), String> {
+    use crate::image::snapshot_generator::{EMITTER_LOGGER, LOGGER};
+    let p = image.provenance;
+    let snapshot_id = crate::raft::log::OffsetAndEpoch {
+        offset: p.offset + 1,
+        epoch: p.epoch,
+    };
+    let name = format!(
+        "snapshot {}",
+        crate::raft::snapshot::snapshot_name(snapshot_id)
+    );
+    io.log_line(
+        Level::Info,
+        &format!("[SnapshotGenerator id={id}] "),
+        LOGGER,
+        format!("Creating new KRaft snapshot file {name} because {reason}."),
+    );
+    let emitter = format!("[SnapshotEmitter id={id}] ");
+    if raft.create_snapshot(snapshot_id, p.time_ms, image.records(), io)? {
+        io.log_line(
+            Level::Info,
+            &emitter,
+            EMITTER_LOGGER,
+            format!("Successfully wrote {name}"),
+        );
+    } else {
+        io.log_line(
+            Level::Error,
+            &emitter,
+            EMITTER_LOGGER,
+            format!("Not generating {name} because it already exists."),
+        );
+    }
+    Ok(())
 }

@@ -154,10 +154,19 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
                 dump_index(&batches, file, time, &mut out);
             }
             ".checkpoint" => {
-                return Err(ToolError::new(format!(
-                    "{file}: snapshot files are kept as text by the KRaft Playground; use cat to read it."
-                ))
-                .after(out));
+                let snapshot =
+                    checkpoint(world, file).map_err(|e| e.after(std::mem::take(&mut out)))?;
+                out.push_str(&format!(
+                    "Snapshot end offset: {}, epoch: {}\n",
+                    snapshot.id.offset, snapshot.id.epoch
+                ));
+                dump_log(
+                    &snapshot.batches,
+                    payload,
+                    skip_metadata,
+                    max_bytes,
+                    &mut out,
+                );
             }
             _ => err.push_str(&format!("Ignoring unknown file {file}\n")),
         }
@@ -184,7 +193,35 @@ fn segment(world: &World, file: &str) -> Result<Vec<Arc<RecordBatch>>, ToolError
     if dir != METADATA_DIR || !node.disk.list(dir).iter().any(|n| n == name) {
         return Err(missing());
     }
-    Ok(node.disk.metadata_log.batches().to_vec())
+    let base: i64 = name
+        .split('.')
+        .next()
+        .and_then(|b| b.parse().ok())
+        .ok_or_else(missing)?;
+    node.disk
+        .metadata_log
+        .segment_batches(base)
+        .ok_or_else(missing)
+}
+
+/// The snapshot `file` names (`<node>/__cluster_metadata-0/<offset>-<epoch>.checkpoint`).
+fn checkpoint(
+    world: &World,
+    file: &str,
+) -> Result<Arc<crate::raft::snapshot::RawSnapshot>, ToolError> {
+    let missing = || java_exception("java.nio.file.NoSuchFileException", file);
+    let (id, rel) = split_node_path(file).ok_or_else(missing)?;
+    let node = world.node(id).ok_or_else(missing)?;
+    let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
+    let snapshot_id = crate::raft::snapshot::parse_snapshot_name(name).ok_or_else(missing)?;
+    if dir != METADATA_DIR {
+        return Err(missing());
+    }
+    node.disk
+        .metadata_log
+        .read_snapshot(snapshot_id)
+        .cloned()
+        .ok_or_else(missing)
 }
 
 fn dump_log(

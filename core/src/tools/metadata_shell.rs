@@ -163,23 +163,36 @@ fn print_tree(name: &str, node: &ShellNode, depth: usize, out: &mut String) {
     }
 }
 
-/// Build the image a metadata log file holds: every metadata record replayed in order.
+/// Build the image a metadata log segment or snapshot file holds: every metadata record
+/// replayed in order.
 fn load(world: &World, snapshot: &str) -> Result<MetadataImage, ToolError> {
     let missing = || ToolError::new(format!("java.nio.file.NoSuchFileException: {snapshot}"));
     let (id, rel) = split_node_path(snapshot).ok_or_else(missing)?;
     let node = world.node(id).ok_or_else(missing)?;
     let log = &node.disk.metadata_log;
-    let segment = format!(
-        "{}/{:020}.log",
-        crate::sim::disk::METADATA_DIR,
-        log.start_offset()
-    );
-    if rel != segment {
+    let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
+    if dir != crate::sim::disk::METADATA_DIR {
         return Err(missing());
     }
     let mut delta = MetadataDelta::new(MetadataImage::default());
     let mut provenance = MetadataProvenance::default();
-    for b in log.batches() {
+    let batches = if let Some(id) = crate::raft::snapshot::parse_snapshot_name(name) {
+        let s = log.read_snapshot(id).ok_or_else(missing)?;
+        provenance = MetadataProvenance {
+            offset: id.offset - 1,
+            epoch: id.epoch,
+            time_ms: s.last_contained_log_timestamp,
+        };
+        s.batches.clone()
+    } else {
+        let base: i64 = name
+            .strip_suffix(".log")
+            .and_then(|b| b.parse().ok())
+            .ok_or_else(missing)?;
+        log.segment_batches(base).ok_or_else(missing)?
+    };
+    let is_snapshot = name.ends_with(".checkpoint");
+    for b in &batches {
         for (i, r) in b.records.iter().enumerate() {
             if let Record::Metadata(m) = r {
                 delta
@@ -187,11 +200,13 @@ fn load(world: &World, snapshot: &str) -> Result<MetadataImage, ToolError> {
                     .map_err(|e| ToolError::new(format!("Error loading {snapshot}: {e}")))?;
             }
         }
-        provenance = MetadataProvenance {
-            offset: b.last_offset(),
-            epoch: b.partition_leader_epoch,
-            time_ms: b.create_time_ms,
-        };
+        if !is_snapshot {
+            provenance = MetadataProvenance {
+                offset: b.last_offset(),
+                epoch: b.partition_leader_epoch,
+                time_ms: b.create_time_ms,
+            };
+        }
     }
     Ok(delta.apply(provenance))
 }

@@ -26,6 +26,10 @@ const ATTRIBUTES_OFFSET: usize = 21;
 
 /// ControlRecordType ids.
 pub const LEADER_CHANGE: i16 = 2;
+/// SNAPSHOT_HEADER
+pub const SNAPSHOT_HEADER: i16 = 3;
+/// SNAPSHOT_FOOTER
+pub const SNAPSHOT_FOOTER: i16 = 4;
 /// KRAFT_VERSION
 pub const KRAFT_VERSION: i16 = 5;
 /// KRAFT_VOTERS
@@ -154,6 +158,23 @@ pub fn key_and_value(record: &Record) -> (Option<Vec<u8>>, Vec<u8>) {
             }
             v.push(0);
             (Some(control_key(KRAFT_VOTERS)), v)
+        }
+        Record::SnapshotHeader {
+            last_contained_log_timestamp,
+        } => {
+            // SnapshotHeaderRecord v0: Version, LastContainedLogTimestamp.
+            let mut v = Vec::new();
+            v.extend_from_slice(&0i16.to_be_bytes());
+            v.extend_from_slice(&(to_epoch_ms(*last_contained_log_timestamp) as i64).to_be_bytes());
+            v.push(0);
+            (Some(control_key(SNAPSHOT_HEADER)), v)
+        }
+        Record::SnapshotFooter => {
+            // SnapshotFooterRecord v0: Version.
+            let mut v = Vec::new();
+            v.extend_from_slice(&0i16.to_be_bytes());
+            v.push(0);
+            (Some(control_key(SNAPSHOT_FOOTER)), v)
         }
     }
 }

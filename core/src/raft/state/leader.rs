@@ -206,6 +206,15 @@ impl LeaderState {
         }
     }
 
+    /// `updateCheckQuorumForFollowingVoter`: a FetchSnapshot from a voter counts for check
+    /// quorum (but not for the high watermark).
+    pub fn update_check_quorum_for_following_voter(&mut self, id: i32, now_ms: u64) {
+        if self.voter_states.contains_key(&id) && id != self.local.id {
+            self.fetched_voters.insert(id);
+            self.maybe_reset_check_quorum(now_ms);
+        }
+    }
+
     fn majority_excluding_leader(&self) -> usize {
         self.voter_states.len() / 2
     }
