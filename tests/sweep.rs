@@ -18,19 +18,30 @@ fn seed_sweep_keeps_raft_safe_and_live() {
     };
     let mut failures = Vec::new();
     let (mut events, mut worst) = (0u64, 0u64);
+    let (mut written, mut fetched, mut loaded) = (0, 0, 0);
     for &seed in &seeds {
         match run_seed(seed, 20_000) {
             Ok(r) => {
                 events += r.events;
                 worst = worst.max(r.recovery_ms);
+                written += r.snapshots_written;
+                fetched += r.snapshots_fetched;
+                loaded += r.snapshots_loaded;
             }
             Err(e) => failures.push(e),
         }
     }
     println!(
-        "sweep: {} seeds, {events} events, slowest recovery {worst} ms",
+        "sweep: {} seeds, {events} events, slowest recovery {worst} ms; snapshots: {written} written, {fetched} fetched, {loaded} loaded",
         seeds.len()
     );
+    // The sweep must reach the snapshot paths, or it checks nothing about them.
+    if single.is_none() && seeds.len() >= 200 {
+        assert!(
+            written > 0 && fetched > 0 && loaded > 0,
+            "no seed exercised snapshots: {written} written, {fetched} fetched, {loaded} loaded"
+        );
+    }
     assert!(
         failures.is_empty(),
         "{} of {} seeds failed (rerun one with KRAFT_SEED=<seed>):\n{}",

@@ -7,7 +7,7 @@
 
 use super::accumulator::BatchAccumulator;
 use super::batch::{Record, VoterEntry};
-use super::config::{QuorumConfig, LOG_CLEAN_INTERVAL_MS, RETRY_BACKOFF_BASE_MS};
+use super::config::{QuorumConfig, RETRY_BACKOFF_BASE_MS};
 use super::io::{loggers, RaftIo};
 use super::log::OffsetAndEpoch;
 use super::messages::*;
@@ -90,6 +90,7 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> RaftResult<Self> {
         let prefix = format!("[RaftManager id={local_id}] ");
+        let clean_interval_ms = config.metadata_log.clean_interval_ms;
         let local = ReplicaKey {
             id: local_id,
             directory_id: Some(directory_id),
@@ -106,7 +107,7 @@ impl KafkaRaftClient {
             prefix,
             shutdown: None,
             listener: Default::default(),
-            next_clean_ms: io.now_ms + LOG_CLEAN_INTERVAL_MS,
+            next_clean_ms: io.now_ms + clean_interval_ms,
         };
         // recoverSnapshots: a half-downloaded snapshot (.checkpoint.part) is deleted.
         io.disk.metadata_log.partial_snapshot = None;

@@ -39,6 +39,9 @@ pub struct MetadataLogConfig {
     pub retention_bytes: Option<u64>,
     /// metadata.max.retention.ms (7 days; `None` turns it off).
     pub retention_ms: Option<u64>,
+    /// How often the log cleaner runs: KafkaRaftClient's fixed 60 s
+    /// ([`LOG_CLEAN_INTERVAL_MS`]); shorter only in seed sweeps.
+    pub clean_interval_ms: u64,
 }
 
 impl Default for MetadataLogConfig {
@@ -49,6 +52,7 @@ impl Default for MetadataLogConfig {
             max_snapshot_interval_ms: 60 * 60 * 1000,
             retention_bytes: Some(100 * 1024 * 1024),
             retention_ms: Some(7 * 24 * 60 * 60 * 1000),
+            clean_interval_ms: LOG_CLEAN_INTERVAL_MS,
         }
     }
 }

@@ -272,31 +272,33 @@ impl RaftLog {
         &self.batches
     }
 
-    /// Kafka's `endOffsetForEpoch`: the largest epoch not above `epoch`, and the offset where
-    /// the next epoch starts (or the LEO). `(epoch -1, offset -1)` when no such epoch exists.
+    /// KafkaRaftLog's `endOffsetForEpoch`: from the leader epoch cache, the largest epoch not
+    /// above `epoch` and the offset where the next epoch starts (or the LEO); an epoch below
+    /// every cached one ends where the cache starts, and if that is the earliest snapshot's
+    /// offset the snapshot's id is the answer. With nothing cached: (LEO, last fetched epoch).
     pub fn end_offset_for_epoch(&self, epoch: i32) -> OffsetAndEpoch {
-        let mut found: Option<usize> = None;
-        for (i, e) in self.epoch_cache.iter().enumerate() {
-            if e.epoch <= epoch {
-                found = Some(i);
+        let answer = match self.epoch_cache.last() {
+            None => None,
+            Some(last) if last.epoch == epoch => Some(OffsetAndEpoch {
+                offset: self.end_offset(),
+                epoch,
+            }),
+            Some(_) => {
+                let higher = self.epoch_cache.iter().find(|e| e.epoch > epoch);
+                let floor = self.epoch_cache.iter().rev().find(|e| e.epoch <= epoch);
+                higher.map(|h| OffsetAndEpoch {
+                    offset: h.start_offset,
+                    epoch: floor.map(|f| f.epoch).unwrap_or(epoch),
+                })
             }
-        }
-        match found {
-            None => OffsetAndEpoch {
-                offset: -1,
-                epoch: -1,
+        };
+        match (answer, self.snapshots.first()) {
+            (Some(a), Some(s)) if a.offset == s.id.offset && a.epoch < epoch => s.id,
+            (Some(a), _) => a,
+            (None, _) => OffsetAndEpoch {
+                offset: self.end_offset(),
+                epoch: self.last_fetched_epoch(),
             },
-            Some(i) => {
-                let end = self
-                    .epoch_cache
-                    .get(i + 1)
-                    .map(|n| n.start_offset)
-                    .unwrap_or_else(|| self.end_offset());
-                OffsetAndEpoch {
-                    offset: end,
-                    epoch: self.epoch_cache[i].epoch,
-                }
-            }
         }
     }
 
@@ -454,7 +456,14 @@ mod tests {
                 epoch: 3
             }
         );
-        assert_eq!(log.end_offset_for_epoch(0).epoch, -1);
+        // Below every cached epoch: the first epoch's start (LeaderEpochFileCache.endOffsetFor).
+        assert_eq!(
+            log.end_offset_for_epoch(0),
+            OffsetAndEpoch {
+                offset: 0,
+                epoch: 0
+            }
+        );
     }
 
     #[test]

@@ -26,6 +26,12 @@ pub struct SwarmReport {
     pub committed: i64,
     /// Virtual ms from heal to a leader that committed a new record.
     pub recovery_ms: u64,
+    /// Snapshots written by SnapshotGenerators (lines `Successfully wrote snapshot`).
+    pub snapshots_written: usize,
+    /// Snapshots downloaded with FetchSnapshot (lines `after downloading snapshot`).
+    pub snapshots_fetched: usize,
+    /// Snapshots loaded by listeners (MetadataLoader `handleLoadSnapshot`).
+    pub snapshots_loaded: usize,
 }
 
 /// Virtual ms allowed from heal to a committed write by a new or old leader.
@@ -48,6 +54,15 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let raw_appends = !config.run_controllers;
     config.network.latency_ms = plan.range_inclusive(0, 3);
     config.network.jitter_ms = plan.range_inclusive(0, 20);
+    // Half the controller seeds snapshot often and clean their logs fast, so snapshots,
+    // segment deletion and FetchSnapshot run under faults.
+    if config.run_controllers && plan.chance(0.5) {
+        let m = &mut config.quorum.metadata_log;
+        m.max_record_bytes_between_snapshots = plan.range_inclusive(800, 6_000);
+        m.segment_bytes = plan.range_inclusive(500, 3_000) as usize;
+        m.retention_bytes = Some(plan.range_inclusive(1_000, 8_000));
+        m.clean_interval_ms = plan.range_inclusive(1_000, 5_000);
+    }
     let fault_every_ms = plan.range_inclusive(200, 3000);
     let drop_rate = if plan.chance(0.3) {
         plan.below(30) as f64 / 100.0
@@ -224,7 +239,16 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     }
     // Every running node eventually agrees on one leader in the newest epoch.
     let recovery_ms = world.now_ms() - healed_at;
+    let count = |pat: &str| {
+        world
+            .nodes()
+            .map(|n| n.log.lines().filter(|l| l.message.contains(pat)).count())
+            .sum::<usize>()
+    };
     Ok(SwarmReport {
+        snapshots_written: count("Successfully wrote snapshot"),
+        snapshots_fetched: count("after downloading snapshot"),
+        snapshots_loaded: count("incrementing HandleLoadSnapshotCount"),
         seed,
         voters: voters as usize,
         observers: observers as usize,

@@ -950,6 +950,53 @@ impl World {
         self.with_node(to, |_, _, _, _, _| Ok(()));
     }
 
+    /// A new broker joins the running cluster: node `id` is formatted (an empty metadata log)
+    /// and started as an observer. Its directory id comes from the world's RNG.
+    pub fn add_broker(&mut self, id: i32) -> Result<(), SimError> {
+        if self.nodes.contains_key(&id) {
+            return Err(SimError::BadConfig(format!("node {id} already exists")));
+        }
+        if id < 0 {
+            return Err(SimError::BadConfig(format!(
+                "node id {id} must not be negative"
+            )));
+        }
+        let directory_id = Uuid::random(&mut self.rng);
+        let brokers = self
+            .nodes
+            .values()
+            .filter(|n| n.roles != Roles::Controller)
+            .count();
+        self.nodes.insert(
+            id,
+            Node {
+                id,
+                roles: Roles::Broker,
+                directory_id,
+                disk: Disk::default(),
+                log: NodeLog::default(),
+                process: ProcessState::Killed,
+                raft: None,
+                stopped_inbox: Vec::new(),
+                scheduled_wake_ms: None,
+                wake_gen: 0,
+                incarnation: 0,
+                controller: None,
+                controller_run_ms: None,
+                controller_gen: 0,
+                broker: None,
+                broker_port: 9092 + 2 * brokers as u16,
+                loader: None,
+                snapshot_generator: None,
+                replicas: None,
+            },
+        );
+        self.config.brokers.push(id);
+        self.format(id);
+        self.start_process(id);
+        Ok(())
+    }
+
     // ----- processes -----
 
     /// `kafka-storage format`: meta.properties, the metadata partition's files and (on

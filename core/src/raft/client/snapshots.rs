@@ -6,7 +6,6 @@ use super::{offset_and_epoch_text, KafkaRaftClient, RaftResult, ValidOffsetAndEp
 use super::{METADATA_LOG_LOGGER, UNIFIED_LOG_LOGGER};
 use crate::metadata::MetadataRecord;
 use crate::raft::batch::{Record, VoterEntry};
-use crate::raft::config::LOG_CLEAN_INTERVAL_MS;
 use crate::raft::io::RaftIo;
 use crate::raft::log::OffsetAndEpoch;
 use crate::raft::messages::*;
@@ -367,7 +366,7 @@ impl KafkaRaftClient {
     pub(super) fn maybe_clean(&mut self, io: &mut RaftIo) -> u64 {
         let now = io.now_ms;
         if now >= self.next_clean_ms {
-            self.next_clean_ms = now + LOG_CLEAN_INTERVAL_MS;
+            self.next_clean_ms = now + self.config.metadata_log.clean_interval_ms;
             self.clean_snapshots(io);
         }
         if io.disk.metadata_log.snapshots().len() < 2 {
