@@ -809,7 +809,10 @@ mod tests {
         let out = c.exec("step 4").unwrap();
         assert_eq!(out.lines().count(), 4, "{out}");
         assert!(
-            out.lines().next().unwrap().starts_with("[0 ms] controller 101 runs"),
+            out.lines()
+                .next()
+                .unwrap()
+                .starts_with("[0 ms] controller 101 runs"),
             "{out}"
         );
         assert!(out.contains("deliver FetchRequest 102 -> 101"), "{out}");
