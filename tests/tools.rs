@@ -1054,3 +1054,51 @@ fn configs_survive_a_kill_of_the_active_controller() {
     let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert!(out.contains("  retention.ms=2000 "), "{out}");
 }
+
+#[test]
+fn configs_alter_retries_on_not_controller_and_times_out_without_a_quorum() {
+    let mut w = example2();
+    ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let old = w.active_controller().unwrap();
+    let others: Vec<i32> = w.node_ids().into_iter().filter(|i| *i != old).collect();
+    w.partition(&[vec![old], others]).unwrap();
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=1000"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let now_active = w.active_controller().unwrap();
+    assert_ne!(now_active, old);
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert!(out.contains("  retention.ms=1000 "), "{out}");
+    // The first try reached the old controller, which replayed the record before losing the
+    // leadership and answering NOT_CONTROLLER.
+    let replayed = "Replayed ConfigRecord for ConfigResource(type=TOPIC, name='orders') which set configuration retention.ms to 1000";
+    for id in [old, now_active] {
+        let n = ok(
+            &mut w,
+            &format!("grep -c \"{replayed}\" {id}/controller.log"),
+        );
+        assert_eq!(n, "1\n", "controller {id}");
+    }
+
+    w.heal();
+    for id in [101, 102, 103] {
+        w.kill(id).unwrap();
+    }
+    let args = "--bootstrap-server localhost:9092 --describe --topic orders";
+    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    assert_eq!(
+        e.message,
+        format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.TimeoutException: Timed out waiting for a node assignment. Call: listTopics\n")
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=5"),
+    );
+    assert!(
+        e.message
+            .ends_with("\njava.util.concurrent.TimeoutException\n"),
+        "{e}"
+    );
+}
