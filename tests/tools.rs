@@ -685,3 +685,420 @@ fn create_retries_when_a_partitioned_controller_answers_not_controller() {
     );
     assert_eq!(first, "1\n");
 }
+
+// ----- kafka-configs -----
+
+const CONFIGS: &str = "kafka-configs.sh --bootstrap-server localhost:9092";
+
+/// Example 4's cluster with topic `orders` (1 partition, 3 replicas).
+fn example4_with_orders() -> World {
+    let mut w = example4();
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
+    );
+    w
+}
+
+#[test]
+fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
+    let mut w = example4_with_orders();
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --entity-type topics --entity-name orders --add-config retention.ms=1000,min.insync.replicas=2"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --describe --entity-type topics --entity-name orders"),
+    );
+    assert_eq!(
+        out,
+        "Dynamic configs for topic orders are:\n\
+         \x20 min.insync.replicas=2 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:min.insync.replicas=2, DYNAMIC_DEFAULT_BROKER_CONFIG:min.insync.replicas=1, DEFAULT_CONFIG:min.insync.replicas=1}\n\
+         \x20 retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}\n"
+    );
+    // --topic is the shorthand; values are shown as parsed; a broker default follows.
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config segment.bytes=2000000,cleanup.policy=[compact,delete]"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert_eq!(
+        lines[1],
+        "  cleanup.policy=compact,delete sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:cleanup.policy=compact,delete, DEFAULT_CONFIG:log.cleanup.policy=delete}"
+    );
+    assert_eq!(
+        lines[4],
+        "  segment.bytes=2000000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:segment.bytes=2000000, DEFAULT_CONFIG:log.segment.bytes=1073741824}"
+    );
+
+    // The records replayed on the controller and reached the brokers' MetadataImage.
+    let grep = ok(
+        &mut w,
+        "grep -c \"Replayed ConfigRecord for ConfigResource(type=TOPIC, name='orders') which set configuration retention.ms to 1000\" 100/controller.log",
+    );
+    assert_eq!(grep, "1\n");
+    w.run_for(2_000);
+    for b in [1, 2, 3] {
+        let image = &w.node(b).unwrap().loader.as_ref().unwrap().image;
+        assert_eq!(
+            image
+                .configs
+                .configs
+                .get(&(2, "orders".to_string(), "retention.ms".to_string()))
+                .map(|s| s.as_str()),
+            Some("1000"),
+            "broker {b}"
+        );
+    }
+    // kafka-topics --describe shows the overrides.
+    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let configs = out
+        .lines()
+        .next()
+        .unwrap()
+        .split("\tConfigs: ")
+        .nth(1)
+        .unwrap();
+    let mut names: Vec<&str> = configs.split(',').collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cleanup.policy=compact",
+            "delete",
+            "min.insync.replicas=2",
+            "retention.ms=1000",
+            "segment.bytes=2000000"
+        ]
+    );
+
+    // --delete-config takes the overrides away again.
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --delete-config retention.ms,segment.bytes,cleanup.policy"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("  min.insync.replicas=2 "));
+    let grep = ok(
+        &mut w,
+        "grep -c \"which removed configuration retention.ms\" 100/controller.log",
+    );
+    assert_eq!(grep, "1\n");
+    // The brokers follow the metadata log a fetch later.
+    w.run_for(2_000);
+    let image = &w.node(2).unwrap().loader.as_ref().unwrap().image;
+    assert!(!image.configs.configs.contains_key(&(
+        2,
+        "orders".to_string(),
+        "retention.ms".to_string()
+    )));
+    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .ends_with("\tConfigs: min.insync.replicas=2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn configs_describe_all_topics_and_missing_topics() {
+    let mut w = example4_with_orders();
+    ok(&mut w, &format!("{TOPICS} --create --topic payments"));
+    ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic payments --add-config max.message.bytes=2000"),
+    );
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --describe --entity-type topics"),
+    );
+    let mut blocks: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Dynamic configs for topic "))
+        .collect();
+    blocks.sort();
+    assert_eq!(
+        blocks,
+        [
+            "Dynamic configs for topic orders are:",
+            "Dynamic configs for topic payments are:"
+        ]
+    );
+    assert!(out.contains(
+        "Dynamic configs for topic payments are:\n  max.message.bytes=2000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:max.message.bytes=2000, DEFAULT_CONFIG:message.max.bytes=1048588}\n"
+    ), "{out}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic nope"));
+    assert_eq!(
+        out,
+        "The topic 'nope' doesn't exist and doesn't have dynamic config.\n"
+    );
+    // A topic without overrides has an empty block.
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert_eq!(out, "Dynamic configs for topic orders are:\n");
+}
+
+#[test]
+fn configs_errors_print_like_config_command() {
+    let mut w = example4_with_orders();
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --entity-type topics --entity-name orders"),
+    );
+    assert_eq!(
+        e.message,
+        "Command must include exactly one action: --describe, --alter\n"
+    );
+    assert_eq!(e.exit_code, 1);
+    let e = err(&mut w, "kafka-configs.sh --describe --topic orders");
+    assert_eq!(
+        e.message,
+        "Either --bootstrap-server or --bootstrap-controller must be specified.\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --describe --topic orders --foo"),
+    );
+    assert_eq!(e.message, "foo is not a recognized option\n");
+    let e = err(&mut w, &format!("{CONFIGS} --alter --topic orders"));
+    assert_eq!(
+        e.message,
+        "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms"),
+    );
+    assert_eq!(
+        e.message,
+        "Invalid entity config: all configs to be added must be in the format \"key=val\" or  \"key=[val1,val2]\" to group values which contain commas.\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --entity-type brokers --entity-name 1 --add-config log.retention.ms=1"),
+    );
+    assert!(
+        e.message.contains("not supported by the KRaft Playground"),
+        "{e}"
+    );
+    assert_eq!(e.exit_code, 1);
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --describe --entity-type widgets --entity-name x"),
+    );
+    assert_eq!(
+        e.message,
+        "Invalid entity type widgets, the entity type must be one of broker-loggers, topics, clients, users, brokers, ips, client-metrics, groups with a --bootstrap-server or --bootstrap-controller argument\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --entity-type topics --add-config retention.ms=1"),
+    );
+    assert_eq!(
+        e.message,
+        "An entity name must be specified with --alter of topics\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --describe --topic orders --add-config retention.ms=1"),
+    );
+    assert_eq!(
+        e.message,
+        "Option \"[describe]\" can't be used with option \"[add-config]\"\n"
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --describe --entity-name orders --topic orders"),
+    );
+    assert_eq!(
+        e.message,
+        "--entity-{type,name,default} should not be used in conjunction with specific entity flags\n"
+    );
+
+    // Unknown config name: INVALID_CONFIG from the controller.
+    let args = "--bootstrap-server localhost:9092 --alter --topic orders --add-config nope=1";
+    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    assert_eq!(
+        e.message,
+        format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Unknown topic config name: nope\n")
+    );
+    // A value that does not parse.
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=abc"),
+    );
+    assert!(e.message.ends_with(
+        "java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Invalid value abc for configuration retention.ms: Not a number of type LONG\n"
+    ), "{e}");
+    // Deleting a config that is not set: the tool's own check.
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --delete-config retention.ms,segment.ms"),
+    );
+    assert_eq!(e.message, "Invalid config(s): retention.ms,segment.ms\n");
+    // An unknown topic: describeConfigs fails first.
+    let args = "--bootstrap-server localhost:9092 --alter --topic nope --add-config retention.ms=1";
+    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    assert_eq!(
+        e.message,
+        format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.\n")
+    );
+    // Nothing failed was written.
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert_eq!(out, "Dynamic configs for topic orders are:\n");
+    // The console knows the tool.
+    assert!(tools::COMMANDS.contains(&"kafka-configs.sh"));
+}
+
+#[test]
+fn configs_controller_rejects_unknown_topics_with_kafkas_message() {
+    use kraft_core::controller::rpc::{
+        AlterConfigOpType, AlterConfigsResource, AlterableConfig, ApiError, ControllerRequest,
+        ControllerResponse,
+    };
+    let mut w = example4_with_orders();
+    let active = w.active_controller().unwrap();
+    let request = |topic: &str, name: &str| ControllerRequest::IncrementalAlterConfigs {
+        resources: vec![AlterConfigsResource {
+            resource_type: 2,
+            resource_name: topic.to_string(),
+            configs: vec![AlterableConfig {
+                name: name.to_string(),
+                op: AlterConfigOpType::Set,
+                value: Some("1".to_string()),
+            }],
+        }],
+        validate_only: false,
+    };
+    let ask = |w: &mut World, r: ControllerRequest| {
+        let cid = w.admin_send(active, r).unwrap();
+        w.run_until(5_000, |w| w.admin_response(cid).is_some());
+        match w.admin_response(cid).cloned() {
+            Some(ControllerResponse::IncrementalAlterConfigs { responses, error }) => {
+                assert_eq!(error, None);
+                responses[0].error.clone()
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(
+        ask(&mut w, request("nope", "retention.ms")),
+        Some((
+            ApiError::UnknownTopicOrPartition,
+            "The topic 'nope' does not exist.".to_string()
+        ))
+    );
+    assert_eq!(
+        ask(&mut w, request("orders", "nope")),
+        Some((
+            ApiError::InvalidConfig,
+            "Unknown topic config name: nope".to_string()
+        ))
+    );
+    assert_eq!(ask(&mut w, request("orders", "retention.ms")), None);
+}
+
+#[test]
+fn configs_survive_a_kill_of_the_active_controller() {
+    let mut w = example2();
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic orders --partitions 3"),
+    );
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=1000"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let old = w.active_controller().unwrap();
+    w.kill(old).unwrap();
+    w.run_until(30_000, |w| w.active_controller().is_some());
+    let new = w.active_controller().unwrap();
+    assert_ne!(new, old);
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert_eq!(
+        out,
+        "Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}\n"
+    );
+    let state = w
+        .node(new)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .state
+        .summary();
+    assert!(
+        state.contains("config 2 'orders' retention.ms=1000"),
+        "{state}"
+    );
+    // The new active controller takes alters too.
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=2000"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert!(out.contains("  retention.ms=2000 "), "{out}");
+}
+
+#[test]
+fn configs_alter_retries_on_not_controller_and_times_out_without_a_quorum() {
+    let mut w = example2();
+    ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let old = w.active_controller().unwrap();
+    let others: Vec<i32> = w.node_ids().into_iter().filter(|i| *i != old).collect();
+    w.partition(&[vec![old], others]).unwrap();
+    let out = ok(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=1000"),
+    );
+    assert_eq!(out, "Completed updating config for topic orders.\n");
+    let now_active = w.active_controller().unwrap();
+    assert_ne!(now_active, old);
+    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    assert!(out.contains("  retention.ms=1000 "), "{out}");
+    // The first try reached the old controller, which replayed the record before losing the
+    // leadership and answering NOT_CONTROLLER.
+    let replayed = "Replayed ConfigRecord for ConfigResource(type=TOPIC, name='orders') which set configuration retention.ms to 1000";
+    for id in [old, now_active] {
+        let n = ok(
+            &mut w,
+            &format!("grep -c \"{replayed}\" {id}/controller.log"),
+        );
+        assert_eq!(n, "1\n", "controller {id}");
+    }
+
+    w.heal();
+    for id in [101, 102, 103] {
+        w.kill(id).unwrap();
+    }
+    let args = "--bootstrap-server localhost:9092 --describe --topic orders";
+    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    assert_eq!(
+        e.message,
+        format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.TimeoutException: Timed out waiting for a node assignment. Call: listTopics\n")
+    );
+    let e = err(
+        &mut w,
+        &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=5"),
+    );
+    assert!(
+        e.message
+            .ends_with("\njava.util.concurrent.TimeoutException\n"),
+        "{e}"
+    );
+}

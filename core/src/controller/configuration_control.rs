@@ -1,8 +1,169 @@
 //! ConfigurationControlManager: dynamic configs by resource (cluster-wide broker defaults and
-//! topic configs).
+//! topic configs), their replay, and `incrementalAlterConfigs` with the validation Kafka's
+//! ControllerConfigurationValidator and ConfigResourceExistenceChecker do for topics.
 
-use crate::metadata::ConfigRecord;
+use super::replication_control::validate_topic_name;
+use super::rpc::{
+    AlterConfigOpType, AlterConfigsResource, AlterConfigsResourceResponse, AlterableConfig,
+    ApiError,
+};
+use crate::metadata::{ConfigRecord, MetadataRecord, RESOURCE_TYPE_TOPIC};
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
+use crate::tools::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
+
+/// The topic-level configs (`LogConfig.nonInternalConfigNames`), sorted.
+pub const TOPIC_CONFIGS: &[&str] = &[
+    "cleanup.policy",
+    "compression.gzip.level",
+    "compression.lz4.level",
+    "compression.type",
+    "compression.zstd.level",
+    "delete.retention.ms",
+    "file.delete.delay.ms",
+    "flush.messages",
+    "flush.ms",
+    "follower.replication.throttled.replicas",
+    "index.interval.bytes",
+    "leader.replication.throttled.replicas",
+    "local.retention.bytes",
+    "local.retention.ms",
+    "max.compaction.lag.ms",
+    "max.message.bytes",
+    "message.timestamp.after.max.ms",
+    "message.timestamp.before.max.ms",
+    "message.timestamp.type",
+    "min.cleanable.dirty.ratio",
+    "min.compaction.lag.ms",
+    "min.insync.replicas",
+    "preallocate",
+    "remote.log.copy.disable",
+    "remote.log.delete.on.disable",
+    "remote.storage.enable",
+    "retention.bytes",
+    "retention.ms",
+    "segment.bytes",
+    "segment.index.bytes",
+    "segment.jitter.ms",
+    "segment.ms",
+    "unclean.leader.election.enable",
+];
+
+/// A `ConfigDef.Type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigType {
+    /// BOOLEAN
+    Boolean,
+    /// INT
+    Int,
+    /// LONG
+    Long,
+    /// DOUBLE
+    Double,
+    /// STRING
+    String,
+    /// LIST (comma-separated)
+    List,
+}
+
+impl ConfigType {
+    /// Kafka's name of the type (`LONG`), as `Not a number of type LONG` prints it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ConfigType::Boolean => "BOOLEAN",
+            ConfigType::Int => "INT",
+            ConfigType::Long => "LONG",
+            ConfigType::Double => "DOUBLE",
+            ConfigType::String => "STRING",
+            ConfigType::List => "LIST",
+        }
+    }
+}
+
+/// The `ConfigDef.Type` of a topic config (`LogConfig.configType`), None for an unknown name.
+pub fn topic_config_type(name: &str) -> Option<ConfigType> {
+    use ConfigType::*;
+    let t = match name {
+        "cleanup.policy"
+        | "follower.replication.throttled.replicas"
+        | "leader.replication.throttled.replicas" => List,
+        "compression.gzip.level"
+        | "compression.lz4.level"
+        | "compression.zstd.level"
+        | "index.interval.bytes"
+        | "max.message.bytes"
+        | "min.insync.replicas"
+        | "segment.bytes"
+        | "segment.index.bytes" => Int,
+        "delete.retention.ms"
+        | "file.delete.delay.ms"
+        | "flush.messages"
+        | "flush.ms"
+        | "local.retention.bytes"
+        | "local.retention.ms"
+        | "max.compaction.lag.ms"
+        | "message.timestamp.after.max.ms"
+        | "message.timestamp.before.max.ms"
+        | "min.compaction.lag.ms"
+        | "retention.bytes"
+        | "retention.ms"
+        | "segment.jitter.ms"
+        | "segment.ms" => Long,
+        "min.cleanable.dirty.ratio" => Double,
+        "preallocate"
+        | "remote.log.copy.disable"
+        | "remote.log.delete.on.disable"
+        | "remote.storage.enable"
+        | "unclean.leader.election.enable" => Boolean,
+        "compression.type" | "message.timestamp.type" => String,
+        _ => return None,
+    };
+    Some(t)
+}
+
+/// `ConfigDef.parseType` of a topic config value: the ConfigException message of a value that
+/// does not parse (`Invalid value x for configuration retention.ms: Not a number of type LONG`),
+/// with the one range check the playground knows (`min.insync.replicas` at least 1).
+pub fn check_topic_config_value(name: &str, value: &str) -> Result<(), String> {
+    let Some(t) = topic_config_type(name) else {
+        return Ok(());
+    };
+    let trimmed = value.trim();
+    let invalid = |why: &str| format!("Invalid value {value} for configuration {name}: {why}");
+    match t {
+        ConfigType::Boolean => {
+            if !trimmed.eq_ignore_ascii_case("true") && !trimmed.eq_ignore_ascii_case("false") {
+                return Err(invalid("Expected value to be either true or false"));
+            }
+        }
+        ConfigType::Int => match trimmed.parse::<i32>() {
+            Err(_) => return Err(invalid("Not a number of type INT")),
+            Ok(n) if name == "min.insync.replicas" && n < 1 => {
+                return Err(invalid("Value must be at least 1"));
+            }
+            Ok(_) => {}
+        },
+        ConfigType::Long => {
+            if trimmed.parse::<i64>().is_err() {
+                return Err(invalid("Not a number of type LONG"));
+            }
+        }
+        ConfigType::Double => {
+            if trimmed.parse::<f64>().is_err() {
+                return Err(invalid("Not a number of type DOUBLE"));
+            }
+        }
+        ConfigType::String | ConfigType::List => {}
+    }
+    Ok(())
+}
+
+/// The default of a LIST topic config, which APPEND and SUBTRACT start from.
+fn topic_list_default(name: &str) -> &'static str {
+    match name {
+        "cleanup.policy" => "delete",
+        _ => "",
+    }
+}
 
 /// Configs keyed by (resource type, resource name, config name).
 #[derive(Clone, Debug, Default)]
@@ -68,6 +229,183 @@ impl ConfigurationControlManager {
         for k in keys {
             self.configs.remove(registry, &k);
         }
+    }
+}
+
+/// An error for one resource: the code and message.
+type ResourceError = (ApiError, String);
+
+impl ConfigurationControlManager {
+    /// `incrementalAlterConfigs`: the ConfigRecords to write (only for values that change) and
+    /// one response per resource. A resource with an error writes nothing; the others still
+    /// apply. `topic_exists` is the existence checker (`replicationControl.getTopicId`).
+    /// With `validate_only` every check runs but no record is returned.
+    pub fn incremental_alter_configs(
+        &self,
+        resources: &[AlterConfigsResource],
+        validate_only: bool,
+        topic_exists: impl Fn(&str) -> bool,
+    ) -> (Vec<MetadataRecord>, Vec<AlterConfigsResourceResponse>) {
+        let mut records = Vec::new();
+        let mut responses = Vec::new();
+        for r in resources {
+            let result = self.alter_resource(r, &topic_exists);
+            let error = match result {
+                Ok(new) => {
+                    if !validate_only {
+                        records.extend(new.into_iter().map(MetadataRecord::Config));
+                    }
+                    None
+                }
+                Err(e) => Some(e),
+            };
+            responses.push(AlterConfigsResourceResponse {
+                resource_type: r.resource_type,
+                resource_name: r.resource_name.clone(),
+                error,
+            });
+        }
+        (records, responses)
+    }
+
+    /// `incrementalAlterConfigResource` then `validateAlterConfig` for one resource.
+    fn alter_resource(
+        &self,
+        r: &AlterConfigsResource,
+        topic_exists: &impl Fn(&str) -> bool,
+    ) -> Result<Vec<ConfigRecord>, ResourceError> {
+        // The broker's ConfigAdminManager.preprocess, before the request is forwarded.
+        let mut seen = std::collections::BTreeSet::new();
+        if !r.configs.iter().all(|c| seen.insert(c.name.as_str())) {
+            return Err((
+                ApiError::InvalidRequest,
+                "Error due to duplicate config keys".into(),
+            ));
+        }
+        let null_updates: Vec<&str> = r
+            .configs
+            .iter()
+            .filter(|c| c.op != AlterConfigOpType::Delete && c.value.is_none())
+            .map(|c| c.name.as_str())
+            .collect();
+        if !null_updates.is_empty() {
+            return Err((
+                ApiError::InvalidRequest,
+                format!("Null value not supported for : {}", null_updates.join(", ")),
+            ));
+        }
+        if r.resource_type != RESOURCE_TYPE_TOPIC {
+            return Err((
+                ApiError::InvalidRequest,
+                format!(
+                    "Altering {} configs is not supported by the KRaft Playground.",
+                    resource_type_name(r.resource_type)
+                ),
+            ));
+        }
+        // ControllerApis collects the ops into a HashMap by name: the records follow its order.
+        let cap = java_hash_map_capacity(r.configs.len(), None);
+        let ops: Vec<&AlterableConfig> = java_hash_map_order(
+            r.configs.iter().collect(),
+            |c| java_string_hash(&c.name),
+            cap,
+        );
+        let mut new_records = Vec::new();
+        for c in ops {
+            let key = (r.resource_type, r.resource_name.clone(), c.name.clone());
+            let current = self.configs.get(&key).cloned();
+            let new_value = match c.op {
+                AlterConfigOpType::Set => c.value.clone(),
+                AlterConfigOpType::Delete => None,
+                AlterConfigOpType::Append | AlterConfigOpType::Subtract => {
+                    if topic_config_type(&c.name) != Some(ConfigType::List) {
+                        return Err((
+                            ApiError::InvalidConfig,
+                            format!(
+                                "Can't {} to key {} because its type is not LIST.",
+                                c.op.name(),
+                                c.name
+                            ),
+                        ));
+                    }
+                    let base = current
+                        .clone()
+                        .unwrap_or_else(|| topic_list_default(&c.name).to_string());
+                    let mut parts: Vec<String> = base
+                        .split(',')
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect();
+                    for v in c.value.as_deref().unwrap_or_default().split(',') {
+                        if c.op == AlterConfigOpType::Append {
+                            if !parts.iter().any(|p| p == v) {
+                                parts.push(v.to_string());
+                            }
+                        } else if let Some(i) = parts.iter().position(|p| p == v) {
+                            parts.remove(i);
+                        }
+                    }
+                    Some(parts.join(","))
+                }
+            };
+            if new_value != current {
+                new_records.push(ConfigRecord {
+                    resource_type: r.resource_type,
+                    resource_name: r.resource_name.clone(),
+                    name: c.name.clone(),
+                    value: new_value,
+                });
+            }
+        }
+        self.validate_topic(&r.resource_name, &new_records, topic_exists)?;
+        Ok(new_records)
+    }
+
+    /// `validateAlterConfig` for a topic: the validator (name, known config names, values)
+    /// over the configs the topic would have, then the existence checker.
+    fn validate_topic(
+        &self,
+        topic: &str,
+        new_records: &[ConfigRecord],
+        topic_exists: &impl Fn(&str) -> bool,
+    ) -> Result<(), ResourceError> {
+        let mut all: std::collections::BTreeMap<String, String> = self
+            .configs_of(RESOURCE_TYPE_TOPIC, topic)
+            .into_iter()
+            .collect();
+        for rec in new_records {
+            match &rec.value {
+                Some(v) => all.insert(rec.name.clone(), v.clone()),
+                None => all.remove(&rec.name),
+            };
+        }
+        if topic.is_empty() {
+            return Err((
+                ApiError::InvalidRequest,
+                "Default topic resources are not allowed.".into(),
+            ));
+        }
+        validate_topic_name(topic).map_err(|m| (ApiError::InvalidTopic, m))?;
+        let cap = java_hash_map_capacity(all.len(), None);
+        let names = java_hash_map_order(all.keys().collect(), |k| java_string_hash(k), cap);
+        if let Some(unknown) = names.iter().find(|k| !TOPIC_CONFIGS.contains(&k.as_str())) {
+            return Err((
+                ApiError::InvalidConfig,
+                format!("Unknown topic config name: {unknown}"),
+            ));
+        }
+        for name in TOPIC_CONFIGS {
+            if let Some(v) = all.get(*name) {
+                check_topic_config_value(name, v).map_err(|m| (ApiError::InvalidConfig, m))?;
+            }
+        }
+        if !topic_exists(topic) {
+            return Err((
+                ApiError::UnknownTopicOrPartition,
+                format!("The topic '{topic}' does not exist."),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -76,8 +76,8 @@ pub enum WriteOp {
     WriteNoOp,
     /// maybeFenceStaleBroker (periodic).
     MaybeFenceStaleBroker,
-    /// A client request: registerController, createTopics, deleteTopics, registerBroker,
-    /// alterPartition, processBrokerHeartbeat.
+    /// A client request: registerController, createTopics, deleteTopics,
+    /// incrementalAlterConfigs, registerBroker, alterPartition, processBrokerHeartbeat.
     Request(ControllerRequest),
 }
 
@@ -728,6 +728,25 @@ impl QuorumController {
                     records,
                     response: Some(ControllerResponse::CreateTopics {
                         topics: results,
+                        error: None,
+                    }),
+                    is_atomic: true,
+                }
+            }
+            WriteOp::Request(ControllerRequest::IncrementalAlterConfigs {
+                resources,
+                validate_only,
+            }) => {
+                let topics = &self.state.replication.topics_by_name;
+                let (records, responses) = self.state.configs.incremental_alter_configs(
+                    resources,
+                    *validate_only,
+                    |name| topics.contains_key(name),
+                );
+                ControllerResult {
+                    records,
+                    response: Some(ControllerResponse::IncrementalAlterConfigs {
+                        responses,
                         error: None,
                     }),
                     is_atomic: true,

@@ -1,5 +1,5 @@
-//! Controller RPCs: ControllerRegistration, CreateTopics, DeleteTopics (and, with the broker
-//! lifecycle, BrokerRegistration and BrokerHeartbeat).
+//! Controller RPCs: ControllerRegistration, CreateTopics, DeleteTopics, IncrementalAlterConfigs
+//! (and, with the broker lifecycle, BrokerRegistration and BrokerHeartbeat).
 
 use crate::raft::messages::Errors;
 use crate::sim::uuid::Uuid;
@@ -15,6 +15,64 @@ pub struct CreatableTopic {
     pub replication_factor: i16,
     /// Topic configs.
     pub configs: Vec<(String, String)>,
+}
+
+/// `AlterConfigOp.OpType` of one config of an IncrementalAlterConfigs request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlterConfigOpType {
+    /// SET (0): set the value.
+    Set,
+    /// DELETE (1): remove the key (back to the default).
+    Delete,
+    /// APPEND (2): add values to a LIST config.
+    Append,
+    /// SUBTRACT (3): remove values from a LIST config.
+    Subtract,
+}
+
+impl AlterConfigOpType {
+    /// Kafka's name (`SET`, `DELETE`, `APPEND`, `SUBTRACT`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            AlterConfigOpType::Set => "SET",
+            AlterConfigOpType::Delete => "DELETE",
+            AlterConfigOpType::Append => "APPEND",
+            AlterConfigOpType::Subtract => "SUBTRACT",
+        }
+    }
+}
+
+/// One config change (`AlterableConfig`) of an IncrementalAlterConfigs resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlterableConfig {
+    /// name: the configuration key.
+    pub name: String,
+    /// configOperation
+    pub op: AlterConfigOpType,
+    /// value (None for DELETE).
+    pub value: Option<String>,
+}
+
+/// One resource (`AlterConfigsResource`) of an IncrementalAlterConfigs request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlterConfigsResource {
+    /// resourceType: see the `RESOURCE_TYPE_*` constants of [`crate::metadata`].
+    pub resource_type: i8,
+    /// resourceName: the topic name, a broker id, or "" for the cluster default.
+    pub resource_name: String,
+    /// configs, in the request's order.
+    pub configs: Vec<AlterableConfig>,
+}
+
+/// The result for one resource of IncrementalAlterConfigs (`AlterConfigsResourceResponse`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlterConfigsResourceResponse {
+    /// resourceType
+    pub resource_type: i8,
+    /// resourceName
+    pub resource_name: String,
+    /// errorCode and errorMessage (None: the change was applied).
+    pub error: Option<(ApiError, String)>,
 }
 
 /// A controller request.
@@ -38,6 +96,13 @@ pub enum ControllerRequest {
     DeleteTopics {
         /// topic names
         names: Vec<String>,
+    },
+    /// IncrementalAlterConfigsRequest (as the broker forwards it to the active controller).
+    IncrementalAlterConfigs {
+        /// resources
+        resources: Vec<AlterConfigsResource>,
+        /// validateOnly: check, but write no records.
+        validate_only: bool,
     },
     /// BrokerRegistrationRequest from a broker's BrokerLifecycleManager.
     BrokerRegistration {
@@ -98,6 +163,12 @@ impl ControllerRequest {
                 topics: Vec::new(),
                 error,
             },
+            ControllerRequest::IncrementalAlterConfigs { .. } => {
+                ControllerResponse::IncrementalAlterConfigs {
+                    responses: Vec::new(),
+                    error,
+                }
+            }
             ControllerRequest::BrokerRegistration { .. } => {
                 ControllerResponse::BrokerRegistration {
                     error,
@@ -122,6 +193,7 @@ impl ControllerRequest {
             ControllerRequest::ControllerRegistration { .. } => "registerController",
             ControllerRequest::CreateTopics { .. } => "createTopics",
             ControllerRequest::DeleteTopics { .. } => "deleteTopics",
+            ControllerRequest::IncrementalAlterConfigs { .. } => "incrementalAlterConfigs",
             ControllerRequest::BrokerRegistration { .. } => "registerBroker",
             ControllerRequest::BrokerHeartbeat { .. } => "processBrokerHeartbeat",
             ControllerRequest::AlterPartition { .. } => "alterPartition",
@@ -134,6 +206,7 @@ impl ControllerRequest {
             ControllerRequest::ControllerRegistration { .. } => "ControllerRegistration",
             ControllerRequest::CreateTopics { .. } => "CreateTopics",
             ControllerRequest::DeleteTopics { .. } => "DeleteTopics",
+            ControllerRequest::IncrementalAlterConfigs { .. } => "IncrementalAlterConfigs",
             ControllerRequest::BrokerRegistration { .. } => "BrokerRegistration",
             ControllerRequest::BrokerHeartbeat { .. } => "BrokerHeartbeat",
             ControllerRequest::AlterPartition { .. } => "AlterPartition",
@@ -185,6 +258,8 @@ pub enum ApiError {
     IneligibleReplica,
     /// NOT_LEADER_OR_FOLLOWER
     NotLeaderOrFollower,
+    /// INVALID_REQUEST
+    InvalidRequest,
 }
 
 impl ApiError {
@@ -206,6 +281,7 @@ impl ApiError {
             ApiError::InvalidUpdateVersion => "INVALID_UPDATE_VERSION",
             ApiError::IneligibleReplica => "INELIGIBLE_REPLICA",
             ApiError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ApiError::InvalidRequest => "INVALID_REQUEST",
         }
     }
 
@@ -249,6 +325,7 @@ impl ApiError {
             ApiError::NotLeaderOrFollower => {
                 "org.apache.kafka.common.errors.NotLeaderOrFollowerException"
             }
+            ApiError::InvalidRequest => "org.apache.kafka.common.errors.InvalidRequestException",
         }
     }
 }
@@ -272,6 +349,13 @@ pub enum ControllerResponse {
     DeleteTopics {
         /// Per topic.
         topics: Vec<TopicResult>,
+        /// A request-level error (NOT_CONTROLLER).
+        error: Option<ApiError>,
+    },
+    /// IncrementalAlterConfigsResponse.
+    IncrementalAlterConfigs {
+        /// Per resource.
+        responses: Vec<AlterConfigsResourceResponse>,
         /// A request-level error (NOT_CONTROLLER).
         error: Option<ApiError>,
     },
@@ -314,6 +398,7 @@ impl ControllerResponse {
             ControllerResponse::ControllerRegistration { .. } => "ControllerRegistration",
             ControllerResponse::CreateTopics { .. } => "CreateTopics",
             ControllerResponse::DeleteTopics { .. } => "DeleteTopics",
+            ControllerResponse::IncrementalAlterConfigs { .. } => "IncrementalAlterConfigs",
             ControllerResponse::BrokerRegistration { .. } => "BrokerRegistration",
             ControllerResponse::BrokerHeartbeat { .. } => "BrokerHeartbeat",
             ControllerResponse::AlterPartition { .. } => "AlterPartition",
@@ -365,6 +450,28 @@ impl ControllerMessage {
                     topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()
                 ),
                 ControllerRequest::DeleteTopics { names } => format!("topics={names:?}"),
+                ControllerRequest::IncrementalAlterConfigs { resources, .. } => resources
+                    .iter()
+                    .map(|r| {
+                        let ops: Vec<String> = r
+                            .configs
+                            .iter()
+                            .map(|c| match &c.value {
+                                Some(v) => format!("{}:{}={v}", c.op.name(), c.name),
+                                None => format!("{}:{}", c.op.name(), c.name),
+                            })
+                            .collect();
+                        format!(
+                            "{}:{} [{}]",
+                            crate::controller::configuration_control::resource_type_name(
+                                r.resource_type
+                            ),
+                            r.resource_name,
+                            ops.join(", ")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
                 ControllerRequest::BrokerRegistration { broker_id, .. } => {
                     format!("brokerId={broker_id}")
                 }
@@ -398,6 +505,20 @@ impl ControllerMessage {
                                 "{}={}",
                                 t.name,
                                 t.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                },
+                ControllerResponse::IncrementalAlterConfigs { responses, error } => match error {
+                    Some(e) => format!("error={}", e.name()),
+                    None => responses
+                        .iter()
+                        .map(|r| {
+                            format!(
+                                "{}={}",
+                                r.resource_name,
+                                r.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
                             )
                         })
                         .collect::<Vec<_>>()

@@ -743,6 +743,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn kafka_configs_runs_from_the_console() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=100 brokers=1 seed=7").unwrap();
+        c.exec("run until=active-controller timeout=10s").unwrap();
+        c.exec("sleep 5s").unwrap();
+        c.exec("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic orders")
+            .unwrap();
+        assert_eq!(
+            c.exec("kafka-configs.sh --bootstrap-server localhost:9092 --alter --topic orders --add-config retention.ms=1000")
+                .unwrap(),
+            "Completed updating config for topic orders."
+        );
+        assert_eq!(
+            c.exec("bin/kafka-configs --bootstrap-server localhost:9092 --describe --topic orders")
+                .unwrap(),
+            "Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}"
+        );
+        assert_eq!(
+            c.exec("kafka-configs.sh --bootstrap-server localhost:9092 --alter --topic orders --delete-config segment.ms")
+                .unwrap_err(),
+            "Invalid config(s): segment.ms"
+        );
+        assert!(c
+            .exec("frobnicate")
+            .unwrap_err()
+            .contains("kafka-configs.sh"));
+    }
+
+    #[test]
     fn commands_drive_the_cluster_and_bad_input_gets_clear_errors() {
         let mut c = Console::new();
         assert!(c.exec("status").unwrap_err().contains("no cluster yet"));

@@ -79,6 +79,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let mut next_append = 100;
     let mut next_topic = 2_500;
     let mut topics_sent = 0;
+    let mut alters_sent = 0;
     while world.now_ms() < safety_ms {
         if !world.step() {
             break;
@@ -107,6 +108,44 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
                 };
                 if world.admin_send(active, request).is_ok() {
                     topics_sent += 1;
+                }
+            }
+        }
+        // Then topic config changes (IncrementalAlterConfigs: ConfigRecords that set and
+        // delete), so config replay into controllers and images runs under faults too.
+        if !raw_appends
+            && observers > 0
+            && topics_sent > 0
+            && alters_sent < 6
+            && world.now_ms() >= next_topic
+        {
+            next_topic = world.now_ms() + 3_000;
+            if let Some(active) = world.active_controller() {
+                use crate::controller::rpc::{
+                    AlterConfigOpType, AlterConfigsResource, AlterableConfig, ControllerRequest,
+                };
+                let (op, value) = if alters_sent % 3 == 2 {
+                    (AlterConfigOpType::Delete, None)
+                } else {
+                    (
+                        AlterConfigOpType::Set,
+                        Some(format!("{}", 1000 * (alters_sent + 1))),
+                    )
+                };
+                let request = ControllerRequest::IncrementalAlterConfigs {
+                    resources: vec![AlterConfigsResource {
+                        resource_type: crate::metadata::RESOURCE_TYPE_TOPIC,
+                        resource_name: format!("topic-{}", alters_sent % 2),
+                        configs: vec![AlterableConfig {
+                            name: "retention.ms".into(),
+                            op,
+                            value,
+                        }],
+                    }],
+                    validate_only: false,
+                };
+                if world.admin_send(active, request).is_ok() {
+                    alters_sent += 1;
                 }
             }
         }

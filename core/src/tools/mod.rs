@@ -5,6 +5,8 @@
 //!   `describe --replication [--human-readable]` ([`metadata_quorum`]),
 //! - `kafka-topics.sh --bootstrap-server localhost:9092 --create|--describe|--delete|--list`
 //!   ([`topics`]),
+//! - `kafka-configs.sh --bootstrap-server localhost:9092 --alter|--describe --entity-type topics
+//!   --entity-name orders [--add-config k=v,... | --delete-config k,...]` ([`configs`]),
 //! - `kafka-dump-log.sh --cluster-metadata-decoder --files 101/__cluster_metadata-0/00000000000000000000.log`
 //!   ([`dump_log`], with Kafka's record batch v2 encoding in [`record_batch`]),
 //! - `ls`, `cat`, `grep`, `head` and `tail` over a node's disk and log files ([`shell`]).
@@ -23,6 +25,7 @@
 //! assert!(out.starts_with("ClusterId:              "));
 //! ```
 
+pub mod configs;
 pub mod dump_log;
 pub mod jopt;
 pub mod metadata_quorum;
@@ -38,7 +41,8 @@ use std::fmt;
 
 /// What a tool prints when it fails: what it had written to stdout before failing, the error
 /// text (stderr, or for kafka-topics the stdout `Error while executing topic command : ...` line
-/// followed by the logged exception), and the exit code.
+/// followed by the logged exception; for kafka-configs `Error while executing config command
+/// with args '...'` and the exception), and the exit code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {
     /// stdout written before the failure (e.g. `Dumping <file>`).
@@ -95,6 +99,7 @@ pub const ADMIN_RETRY_BACKOFF_MS: u64 = 100;
 pub const COMMANDS: &[&str] = &[
     "kafka-metadata-quorum.sh",
     "kafka-topics.sh",
+    "kafka-configs.sh",
     "kafka-dump-log.sh",
     "kafka-metadata-shell.sh",
     "ls",
@@ -117,6 +122,7 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
     match name {
         "kafka-metadata-quorum" => metadata_quorum::run(world, args),
         "kafka-topics" => topics::run(world, args),
+        "kafka-configs" => configs::run(world, args),
         "kafka-dump-log" => dump_log::run(world, args),
         "kafka-metadata-shell" => metadata_shell::run(world, args),
         "ls" => shell::ls(world, args),
@@ -235,7 +241,8 @@ fn is_retriable(r: &ControllerResponse) -> bool {
     match r {
         ControllerResponse::Failed { .. } => true,
         ControllerResponse::CreateTopics { error, .. }
-        | ControllerResponse::DeleteTopics { error, .. } => {
+        | ControllerResponse::DeleteTopics { error, .. }
+        | ControllerResponse::IncrementalAlterConfigs { error, .. } => {
             matches!(error, Some(ApiError::NotController))
         }
         _ => false,

@@ -49,41 +49,7 @@ const SPEC: &[(&str, Arg)] = &[
 ];
 
 /// The topic-level configs (`LogConfig.nonInternalConfigNames`), for `--config` validation.
-pub const TOPIC_CONFIGS: &[&str] = &[
-    "cleanup.policy",
-    "compression.gzip.level",
-    "compression.lz4.level",
-    "compression.type",
-    "compression.zstd.level",
-    "delete.retention.ms",
-    "file.delete.delay.ms",
-    "flush.messages",
-    "flush.ms",
-    "follower.replication.throttled.replicas",
-    "index.interval.bytes",
-    "leader.replication.throttled.replicas",
-    "local.retention.bytes",
-    "local.retention.ms",
-    "max.compaction.lag.ms",
-    "max.message.bytes",
-    "message.timestamp.after.max.ms",
-    "message.timestamp.before.max.ms",
-    "message.timestamp.type",
-    "min.cleanable.dirty.ratio",
-    "min.compaction.lag.ms",
-    "min.insync.replicas",
-    "preallocate",
-    "remote.log.copy.disable",
-    "remote.log.delete.on.disable",
-    "remote.storage.enable",
-    "retention.bytes",
-    "retention.ms",
-    "segment.bytes",
-    "segment.index.bytes",
-    "segment.jitter.ms",
-    "segment.ms",
-    "unclean.leader.election.enable",
-];
+pub use crate::controller::configuration_control::TOPIC_CONFIGS;
 
 /// Broker configs whose cluster-wide dynamic value is a topic config's default.
 const BROKER_SYNONYMS: &[(&str, &str)] = &[
@@ -179,7 +145,7 @@ pub struct TopicInfo {
 
 /// The controller a read goes to: the active one, else any running standby (whose state is
 /// committed by construction).
-fn read_controller(world: &World) -> Option<&QuorumController> {
+pub(crate) fn read_controller(world: &World) -> Option<&QuorumController> {
     let active = world
         .active_controller()
         .and_then(|id| world.node(id))
@@ -192,15 +158,12 @@ fn read_controller(world: &World) -> Option<&QuorumController> {
     })
 }
 
-/// The committed topics (as of the last stable offset) of `c`, sorted by name.
-pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
+/// The committed dynamic configs (as of the last stable offset) of `c`: (resource type,
+/// resource name, config name) to value, sorted.
+pub fn committed_configs(c: &QuorumController) -> Vec<((i8, String, String), String)> {
     let reg = &c.offset_control.snapshot_registry;
     let lso = c.offset_control.last_stable_offset;
-    let topics: Vec<TopicControlInfo> = match c.state.replication.topics.iter_at(reg, lso) {
-        Ok(it) => it.map(|(_, v)| v.clone()).collect(),
-        Err(_) => c.state.replication.topics.values().cloned().collect(),
-    };
-    let configs: Vec<((i8, String, String), String)> =
+    let mut configs: Vec<((i8, String, String), String)> =
         match c.state.configs.configs.iter_at(reg, lso) {
             Ok(it) => it.map(|(k, v)| (k.clone(), v.clone())).collect(),
             Err(_) => c
@@ -211,6 +174,19 @@ pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         };
+    configs.sort();
+    configs
+}
+
+/// The committed topics (as of the last stable offset) of `c`, sorted by name.
+pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
+    let reg = &c.offset_control.snapshot_registry;
+    let lso = c.offset_control.last_stable_offset;
+    let topics: Vec<TopicControlInfo> = match c.state.replication.topics.iter_at(reg, lso) {
+        Ok(it) => it.map(|(_, v)| v.clone()).collect(),
+        Err(_) => c.state.replication.topics.values().cloned().collect(),
+    };
+    let configs = committed_configs(c);
     let mut defaults = BTreeMap::new();
     for ((t, n, k), v) in &configs {
         if *t == RESOURCE_TYPE_BROKER && n.is_empty() {
