@@ -1495,6 +1495,12 @@ impl World {
             log_end_offset: log.end_offset(),
             high_watermark: hw,
             batches,
+            segments: log.segment_bases().to_vec(),
+            snapshots: log.snapshots().iter().map(|s| s.file_name()).collect(),
+            fetching_snapshot: log
+                .partial_snapshot
+                .as_ref()
+                .map(|p| (p.file_name(), p.received)),
             log_tail: lines,
             next_timer_ms: next_timer,
             controller: n

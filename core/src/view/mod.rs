@@ -48,6 +48,12 @@ pub struct NodeView {
     pub high_watermark: Option<i64>,
     /// The newest batches of the log (at most [`MAX_BATCHES_IN_VIEW`]), oldest first.
     pub batches: Vec<BatchView>,
+    /// Base offsets of the log segments, oldest first.
+    pub segments: Vec<i64>,
+    /// Snapshot files (`<offset>-<epoch>.checkpoint`), oldest first.
+    pub snapshots: Vec<String>,
+    /// A snapshot being downloaded with FetchSnapshot: (file name, bytes received).
+    pub fetching_snapshot: Option<(String, usize)>,
     /// The newest log lines of this node (at most [`MAX_LOG_LINES_IN_VIEW`]), oldest first.
     pub log_tail: Vec<String>,
     /// Time (virtual ms) at which this node's next timer fires, if any.

@@ -62,6 +62,19 @@ fn node_log(node: &NodeView) -> Html {
                 <span>{ format!("{} · epoch {}", node.raft_state, node.epoch) }</span>
                 <span>{ format!("start {} · LEO {} · HW {}", node.log_start_offset, leo,
                                 hw.map(|h| h.to_string()).unwrap_or_else(|| "unknown".into())) }</span>
+                <span class="segments" title="log segments (base offsets)">
+                    { format!("{} segment{}", node.segments.len(), if node.segments.len() == 1 { "" } else { "s" }) }
+                </span>
+            </div>
+            <div class="snapshots">
+                { for node.snapshots.iter().map(|s| html! {
+                    <span class="snapshot" data-snapshot={s.clone()} title="snapshot file">{ s.clone() }</span>
+                }) }
+                if let Some((name, bytes)) = &node.fetching_snapshot {
+                    <span class="snapshot fetching" data-snapshot={name.clone()}>
+                        { format!("{name} ({bytes} bytes, FetchSnapshot)") }
+                    </span>
+                }
             </div>
             <div class="batches">
                 if first_shown > node.log_start_offset {
