@@ -25,6 +25,7 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "03b-revert-live",
     "04-fencing",
     "05-check-quorum",
+    "06-snapshots",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.

@@ -116,7 +116,7 @@ impl MetadataLoader {
         }
         lines.push(format!(
             "handleLoadSnapshot({name}): generated a metadata delta between offset {} and this snapshot in 0 us.",
-            self.image.provenance.offset
+            self.published_offset()
         ));
         self.delta = Some(delta);
         self.pending_bytes = 0;

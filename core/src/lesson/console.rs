@@ -45,6 +45,11 @@ pub const SETTINGS: &[&str] = &[
     "controller.quorum.retry.backoff.ms",
     "metadata.max.idle.interval.ms",
     "broker.session.timeout.ms",
+    "metadata.log.segment.bytes",
+    "metadata.log.max.record.bytes.between.snapshots",
+    "metadata.log.max.snapshot.interval.ms",
+    "metadata.max.retention.bytes",
+    "metadata.max.retention.ms",
     "network.latency.ms",
     "network.jitter.ms",
     "tick.ms",
@@ -216,6 +221,18 @@ impl Console {
                 self.world()?.restart(id).map_err(|e| e.to_string())?;
                 Ok(String::new())
             }
+            "add-broker" => {
+                let raw = args
+                    .first()
+                    .ok_or("usage: add-broker NODE (a new, empty broker)")?;
+                let id: i32 = raw
+                    .parse()
+                    .map_err(|_| format!("add-broker: '{raw}' is not a node id"))?;
+                self.world()?
+                    .add_broker(id)
+                    .map_err(|e| format!("add-broker: {e}"))?;
+                Ok(String::new())
+            }
             "slow" => {
                 let (id, d) = match args {
                     [id, d] => (id.clone(), d.clone()),
@@ -303,7 +320,7 @@ impl Console {
                     .any(|c| *c == name || c.strip_suffix(".sh") == Some(name));
                 if !known {
                     return Err(format!(
-                        "unknown command '{cmd}' (console commands: cluster, set, step, tick, sleep, run, kill, start, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
+                        "unknown command '{cmd}' (console commands: cluster, set, step, tick, sleep, run, kill, start, add-broker, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
                         crate::tools::COMMANDS.join(", ")
                     ));
                 }
@@ -355,6 +372,22 @@ impl Console {
                 "controller.quorum.retry.backoff.ms" => config.quorum.retry_backoff_ms = n,
                 "metadata.max.idle.interval.ms" => config.controller.no_op_interval_ms = n,
                 "broker.session.timeout.ms" => config.controller.session_timeout_ms = n,
+                "metadata.log.segment.bytes" => {
+                    config.quorum.metadata_log.segment_bytes = n.max(1) as usize
+                }
+                "metadata.log.max.record.bytes.between.snapshots" => {
+                    config
+                        .quorum
+                        .metadata_log
+                        .max_record_bytes_between_snapshots = n.max(1)
+                }
+                "metadata.log.max.snapshot.interval.ms" => {
+                    config.quorum.metadata_log.max_snapshot_interval_ms = n
+                }
+                "metadata.max.retention.bytes" => {
+                    config.quorum.metadata_log.retention_bytes = Some(n)
+                }
+                "metadata.max.retention.ms" => config.quorum.metadata_log.retention_ms = Some(n),
                 "network.latency.ms" => config.network.latency_ms = n,
                 "network.jitter.ms" => config.network.jitter_ms = n,
                 _ => {}
