@@ -226,3 +226,25 @@ fn a_broker_behind_the_log_start_fetches_the_snapshot_and_a_restarted_controller
     assert_eq!(lines(&w, standby, "Successfully loaded snapshot ").len(), 1);
     assert!(w.node(standby).unwrap().controller.is_some());
 }
+
+#[test]
+fn the_time_trigger_snapshots_after_the_interval_without_enough_bytes() {
+    let mut config = WorldConfig::new(11, vec![101], vec![]);
+    config.quorum.metadata_log.max_snapshot_interval_ms = 60_000;
+    let mut w = World::new(config).expect("world");
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 59_000);
+    assert!(lines(&w, 101, "Creating new KRaft snapshot").is_empty());
+    run_checked(&mut w, &mut c, 2_000);
+    let made = lines(&w, 101, "Creating new KRaft snapshot file snapshot ");
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(
+        made[0].contains("because we have waited at least 1 minute(s)."),
+        "{}",
+        made[0]
+    );
+    // One snapshot besides the bootstrap one; below the retention limits nothing is cleaned.
+    let log = &w.node(101).unwrap().disk.metadata_log;
+    assert_eq!(log.snapshots().len(), 2);
+    assert_eq!(log.start_offset(), 0);
+}
