@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod app;
+pub mod bench;
 pub mod components;
 pub mod lessons;
 pub mod state;
@@ -26,6 +27,15 @@ pub fn start() {
         show_panic(&info.to_string());
     }));
     let document = gloo_document();
+    if let Some(seconds) = bench_seconds() {
+        let out = bench::run(seconds);
+        if let (Ok(el), Some(body)) = (document.create_element("pre"), document.body()) {
+            el.set_id("bench");
+            el.set_text_content(Some(&out));
+            let _ = body.append_with_node_1(&el);
+        }
+        return;
+    }
     match document.get_element_by_id(ROOT_ID) {
         Some(root) => {
             yew::Renderer::<app::App>::with_root(root).render();
@@ -34,6 +44,16 @@ pub fn start() {
             yew::Renderer::<app::App>::new().render();
         }
     }
+}
+
+/// `?bench=SECONDS` in the URL: run the benchmark instead of the app.
+fn bench_seconds() -> Option<u64> {
+    let search = web_sys::window()?.location().search().ok()?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("bench="))
+        .and_then(|v| v.parse().ok())
 }
 
 fn gloo_document() -> web_sys::Document {
