@@ -101,3 +101,30 @@ pub struct Node {
     /// The ReplicaManager of a running broker (or combined) process.
     pub replicas: Option<crate::broker::replica_manager::ReplicaManager>,
 }
+
+impl Node {
+    /// A node that has not been formatted or started yet.
+    pub fn new(id: i32, roles: Roles, directory_id: Uuid, broker_port: u16) -> Node {
+        Node {
+            id,
+            roles,
+            directory_id,
+            disk: Disk::default(),
+            log: NodeLog::default(),
+            process: ProcessState::Killed,
+            raft: None,
+            stopped_inbox: Vec::new(),
+            scheduled_wake_ms: None,
+            wake_gen: 0,
+            incarnation: 0,
+            controller: None,
+            controller_run_ms: None,
+            controller_gen: 0,
+            broker: None,
+            broker_port,
+            loader: None,
+            snapshot_generator: None,
+            replicas: None,
+        }
+    }
+}

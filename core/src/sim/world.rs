@@ -4,7 +4,7 @@ use super::disk::Disk;
 use super::message::Message;
 use super::network::{InFlight, Network, NetworkConfig};
 use super::node::{Node, ProcessState, Roles};
-use super::node_log::{Level, LogFile, LogLine, NodeLog};
+use super::node_log::{Level, LogFile, LogLine};
 use super::rng::SimRng;
 use super::scheduler::Scheduler;
 use super::uuid::Uuid;
@@ -209,30 +209,7 @@ impl World {
         all.sort_by_key(|(id, _)| *id);
         for (id, roles) in &all {
             let directory_id = Uuid::random(&mut rng);
-            nodes.insert(
-                *id,
-                Node {
-                    id: *id,
-                    roles: *roles,
-                    directory_id,
-                    disk: Disk::default(),
-                    log: NodeLog::default(),
-                    process: ProcessState::Killed,
-                    raft: None,
-                    stopped_inbox: Vec::new(),
-                    scheduled_wake_ms: None,
-                    wake_gen: 0,
-                    incarnation: 0,
-                    controller: None,
-                    controller_run_ms: None,
-                    controller_gen: 0,
-                    broker: None,
-                    broker_port: 0,
-                    loader: None,
-                    snapshot_generator: None,
-                    replicas: None,
-                },
-            );
+            nodes.insert(*id, Node::new(*id, *roles, directory_id, 0));
         }
         for (i, (id, _)) in all
             .iter()
@@ -969,27 +946,7 @@ impl World {
             .count();
         self.nodes.insert(
             id,
-            Node {
-                id,
-                roles: Roles::Broker,
-                directory_id,
-                disk: Disk::default(),
-                log: NodeLog::default(),
-                process: ProcessState::Killed,
-                raft: None,
-                stopped_inbox: Vec::new(),
-                scheduled_wake_ms: None,
-                wake_gen: 0,
-                incarnation: 0,
-                controller: None,
-                controller_run_ms: None,
-                controller_gen: 0,
-                broker: None,
-                broker_port: 9092 + 2 * brokers as u16,
-                loader: None,
-                snapshot_generator: None,
-                replicas: None,
-            },
+            Node::new(id, Roles::Broker, directory_id, 9092 + 2 * brokers as u16),
         );
         self.config.brokers.push(id);
         self.format(id);
