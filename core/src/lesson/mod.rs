@@ -3,6 +3,7 @@
 
 pub mod console;
 pub mod parse;
+pub mod rewind;
 pub mod runner;
 
 pub use console::Console;

@@ -1,0 +1,254 @@
+//! Rewind for the page's time controls: everything done to a [`Console`] is an [`Input`]; a
+//! bounded set of checkpoints (clones of the console) plus deterministic replay of the inputs
+//! after one rebuilds the state at any earlier event count.
+//!
+//! Memory stays bounded: at most [`Rewind::max_checkpoints`] clones are kept; when full, every
+//! other checkpoint is dropped and the spacing doubles, so old history gets coarser (replay from
+//! a farther checkpoint) instead of growing.
+
+use super::Console;
+
+/// One thing done to the console.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A console command line (`kill -9 101`, `sleep 5s`, a Kafka tool ...).
+    Exec(String),
+    /// Run this many engine events.
+    Step(u64),
+    /// Advance virtual time by this many ms.
+    RunFor(u64),
+}
+
+/// An input and the event counts around it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Applied {
+    input: Input,
+    events_before: u64,
+    events_after: u64,
+}
+
+/// The history of a console with checkpoints to rewind by.
+#[derive(Clone, Debug)]
+pub struct Rewind {
+    /// Every input since the start, in order.
+    history: Vec<Applied>,
+    /// (number of inputs applied, console after them), oldest first; the first is the start.
+    checkpoints: Vec<(usize, Console)>,
+    /// Most checkpoints kept (at least 2).
+    pub max_checkpoints: usize,
+    /// Events between two checkpoints (doubles when the set is thinned).
+    pub every_events: u64,
+}
+
+fn events(c: &Console) -> u64 {
+    c.world.as_ref().map(|w| w.events_run()).unwrap_or(0)
+}
+
+impl Rewind {
+    /// Start a history at `console` (checkpoint 0), keeping at most `max_checkpoints` clones
+    /// taken every `every_events` events.
+    pub fn new(console: &Console, max_checkpoints: usize, every_events: u64) -> Self {
+        Rewind {
+            history: Vec::new(),
+            checkpoints: vec![(0, console.clone())],
+            max_checkpoints: max_checkpoints.max(2),
+            every_events: every_events.max(1),
+        }
+    }
+
+    /// Event count of the oldest state reachable (the start).
+    pub fn first_events(&self) -> u64 {
+        events(&self.checkpoints[0].1)
+    }
+
+    /// Checkpoints held now.
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// Inputs recorded.
+    pub fn len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Whether nothing was recorded yet.
+    pub fn is_empty(&self) -> bool {
+        self.history.is_empty()
+    }
+
+    /// Apply `input` to `console` and record it; returns what a command printed.
+    pub fn apply(&mut self, console: &mut Console, input: Input) -> Result<String, String> {
+        let events_before = events(console);
+        let result = run(console, &input);
+        self.history.push(Applied {
+            input,
+            events_before,
+            events_after: events(console),
+        });
+        let (_, last) = self.checkpoints.last().expect("checkpoint 0");
+        if events(console) >= events(last) + self.every_events {
+            self.checkpoints.push((self.history.len(), console.clone()));
+            if self.checkpoints.len() > self.max_checkpoints {
+                self.thin();
+            }
+        }
+        result
+    }
+
+    /// Keep the first checkpoint and every other one after it; double the spacing.
+    fn thin(&mut self) {
+        let kept: Vec<(usize, Console)> = std::mem::take(&mut self.checkpoints)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 0)
+            .map(|(_, c)| c)
+            .collect();
+        self.checkpoints = kept;
+        self.every_events = self.every_events.saturating_mul(2);
+    }
+
+    /// The console as it was after the first `inputs` inputs (clamped to the history); the
+    /// later history is dropped (a new action continues from there). "Step back" is
+    /// `rewind_to_input(len() - 1)`.
+    pub fn rewind_to_input(&mut self, inputs: usize) -> Result<Console, String> {
+        self.restore(inputs.min(self.history.len()), 0)
+    }
+
+    /// The console as it was after `target` events (clamped to the recorded range), for a
+    /// time slider. Inputs that run no events (a `kill`, a tool) are kept up to the target, so
+    /// among the states with the same event count this is the latest; an input spanning the
+    /// target is replayed as single steps up to it. The later history is dropped.
+    pub fn rewind_to_events(&mut self, target: u64) -> Result<Console, String> {
+        let target = target.max(self.first_events());
+        let whole = self
+            .history
+            .iter()
+            .take_while(|a| a.events_after <= target)
+            .count();
+        let base = if whole == 0 {
+            self.first_events()
+        } else {
+            self.history[whole - 1].events_after
+        };
+        let spans = self
+            .history
+            .get(whole)
+            .is_some_and(|a| a.events_before < target);
+        self.restore(whole, if spans { target - base } else { 0 })
+    }
+
+    /// Restore the last checkpoint at or before input `kept`, replay the inputs up to `kept`,
+    /// then run `extra_steps` single events (recorded as one `Step`).
+    fn restore(&mut self, kept: usize, extra_steps: u64) -> Result<Console, String> {
+        let ci = self
+            .checkpoints
+            .iter()
+            .rposition(|(applied, _)| *applied <= kept)
+            .unwrap_or(0);
+        let (applied, base) = self.checkpoints[ci].clone();
+        let mut console = base;
+        for a in &self.history[applied..kept] {
+            // Replayed whole: commands do and print the same things again, deterministically.
+            let _ = run(&mut console, &a.input);
+        }
+        self.history.truncate(kept);
+        self.checkpoints.truncate(ci + 1);
+        if extra_steps > 0 {
+            let before = events(&console);
+            let _ = run(&mut console, &Input::Step(extra_steps));
+            self.history.push(Applied {
+                input: Input::Step(extra_steps),
+                events_before: before,
+                events_after: events(&console),
+            });
+        }
+        Ok(console)
+    }
+}
+
+fn run(console: &mut Console, input: &Input) -> Result<String, String> {
+    match input {
+        Input::Exec(line) => console.exec(line),
+        Input::Step(n) => {
+            let w = console.world.as_mut().ok_or("no cluster yet")?;
+            for _ in 0..*n {
+                if !w.step() {
+                    break;
+                }
+            }
+            Ok(String::new())
+        }
+        Input::RunFor(ms) => {
+            let w = console.world.as_mut().ok_or("no cluster yet")?;
+            w.run_for(*ms);
+            Ok(String::new())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(c: &Console) -> String {
+        let w = c.world.as_ref().unwrap();
+        format!("{:?}", w.view())
+    }
+
+    #[test]
+    fn rewinding_gives_the_state_that_stepping_gave_with_bounded_checkpoints() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 brokers=1 seed=7")
+            .unwrap();
+        let mut r = Rewind::new(&c, 3, 20);
+        // Record the state after every input, by event count.
+        let mut seen: Vec<(u64, String)> = vec![(events(&c), fingerprint(&c))];
+        let inputs = [
+            Input::RunFor(2_000),
+            Input::Step(7),
+            Input::Exec("kill -9 101".into()),
+            Input::RunFor(3_000),
+            Input::Exec("start 101".into()),
+            Input::Step(40),
+            Input::RunFor(4_000),
+        ];
+        for i in inputs {
+            r.apply(&mut c, i).unwrap();
+            seen.push((events(&c), fingerprint(&c)));
+        }
+        assert!(r.checkpoint_count() <= 3, "{}", r.checkpoint_count());
+        assert!(r.every_events > 20, "thinned at least once");
+        // Back to each recorded position, newest first.
+        for (k, (ev, fp)) in seen.iter().enumerate().rev() {
+            let back = r.clone().rewind_to_input(k).unwrap();
+            assert_eq!(events(&back), *ev);
+            assert_eq!(&fingerprint(&back), fp, "state after {k} inputs");
+        }
+        // By event count: the latest state with that count (after the kill, which runs none).
+        let (after_kill, fp_kill) = seen[3].clone();
+        assert_eq!(seen[2].0, after_kill, "kill runs no event");
+        assert_eq!(
+            fingerprint(&r.clone().rewind_to_events(after_kill).unwrap()),
+            fp_kill
+        );
+        // Mid-input: 5 events into the 40-step input equals stepping there directly.
+        let (at_start_40, _) = seen[5];
+        let mut direct = r.clone().rewind_to_input(5).unwrap();
+        for _ in 0..5 {
+            direct.world.as_mut().unwrap().step();
+        }
+        let mid = r.clone().rewind_to_events(at_start_40 + 5).unwrap();
+        assert_eq!(fingerprint(&mid), fingerprint(&direct));
+        // After a rewind the later history is gone and new inputs continue from there.
+        let (ev3, fp3) = seen[3].clone();
+        let mut c3 = r.rewind_to_input(3).unwrap();
+        assert_eq!(fingerprint(&c3), fp3);
+        assert_eq!(r.len(), 3);
+        r.apply(&mut c3, Input::Step(1)).unwrap();
+        assert_eq!(events(&c3), ev3 + 1);
+        assert_eq!(
+            r.rewind_to_events(u64::MAX).map(|c| events(&c)).unwrap(),
+            ev3 + 1
+        );
+    }
+}
