@@ -24,6 +24,8 @@ pub struct InvariantChecker {
     verified_images: BTreeMap<i32, (u64, i64)>,
     /// Per node: the (applied offset, state) of the controller last found equal to a replay.
     verified_controllers: BTreeMap<i32, (i64, String)>,
+    /// The offset of the committed bootstrap transaction.
+    bootstrap_offset: Option<i64>,
     /// How many checks ran.
     pub checks: u64,
     /// Compare controller state with a replay every this many checks (1 = every event).
@@ -148,6 +150,20 @@ impl InvariantChecker {
                             ));
                         }
                     } else if idx == self.committed.len() {
+                        // The bootstrap transaction is committed once in a cluster's life.
+                        if let Record::Metadata(
+                            crate::metadata::MetadataRecord::BeginTransaction(b),
+                        ) = &record
+                        {
+                            if b.name.as_deref() == Some("Bootstrap records") {
+                                if let Some(first) = self.bootstrap_offset {
+                                    return Err(format!(
+                                        "at {now} ms bootstrap records committed twice: at offsets {first} and {offset}"
+                                    ));
+                                }
+                                self.bootstrap_offset = Some(offset);
+                            }
+                        }
                         self.committed.push((batch_epoch, record));
                     } else {
                         return Err(format!("committed offsets have a gap before {offset}"));

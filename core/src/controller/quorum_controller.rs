@@ -481,6 +481,8 @@ impl QuorumController {
         oc.transaction_start_offset = -1;
         oc.next_write_offset = -1;
         self.loaded_snapshot_end = Some(snapshot.id.offset);
+        // The log is not empty: activation must not write the bootstrap records again.
+        self.committed_records += snapshot.metadata_records().count() as u64;
         Ok(())
     }
 
