@@ -1333,7 +1333,7 @@ impl QuorumController {
     /// The offset up to which this controller's state reflects the log: the last committed
     /// offset on a standby; on the active controller, the last offset it wrote.
     pub fn applied_offset(&self) -> i64 {
-        if let Some(end) = self.loaded_snapshot_end {
+        if let (Some(end), false) = (self.loaded_snapshot_end, self.is_active()) {
             return end - 1;
         }
         if self.is_active() {
