@@ -57,6 +57,8 @@ pub struct RaftLog {
     snapshots: Vec<Arc<RawSnapshot>>,
     /// A snapshot being fetched from the leader.
     pub partial_snapshot: Option<PartialSnapshot>,
+    /// Snapshots marked for deletion (`.checkpoint.deleted`) and when their files go.
+    pub deleted_snapshots: Vec<(OffsetAndEpoch, u64)>,
 }
 
 impl Default for RaftLog {
@@ -70,6 +72,7 @@ impl Default for RaftLog {
             segment_bytes: DEFAULT_SEGMENT_BYTES,
             snapshots: Vec::new(),
             partial_snapshot: None,
+            deleted_snapshots: Vec::new(),
         }
     }
 }

@@ -63,6 +63,12 @@ impl Disk {
             if let Some(p) = &log.partial_snapshot {
                 names.push(p.file_name());
             }
+            for (id, _) in &log.deleted_snapshots {
+                names.push(format!(
+                    "{}.checkpoint.deleted",
+                    crate::raft::snapshot::snapshot_name(*id)
+                ));
+            }
             names.push("leader-epoch-checkpoint".to_string());
         }
         names.sort();

@@ -15,6 +15,13 @@ use crate::sim::node_log::Level;
 use crate::sim::uuid::Uuid;
 use std::sync::Arc;
 
+/// `file.delete.delay.ms` (LOG_DELETE_DELAY_MS_DEFAULT): how long a `.checkpoint.deleted` file
+/// stays.
+pub const FILE_DELETE_DELAY_MS: u64 = 60_000;
+
+/// The logger of the snapshot file helpers (org.apache.kafka.snapshot.Snapshots).
+const SNAPSHOTS_LOGGER: &str = "org.apache.kafka.snapshot.Snapshots";
+
 impl KafkaRaftClient {
     fn metadata_log_prefix(&self) -> String {
         format!(
@@ -329,7 +336,13 @@ impl KafkaRaftClient {
                     log.last_fetched_epoch()
                 ));
             }
-            io.disk.metadata_log.delete_snapshots_before_start();
+            for id in io.disk.metadata_log.delete_snapshots_before_start() {
+                let reason = format!(
+                    "Marking snapshot {} for deletion because the partition was fully truncated",
+                    offset_and_epoch_text(id)
+                );
+                self.mark_for_delete(id, reason, io);
+            }
             let (end, last_epoch) = (
                 io.disk.metadata_log.end_offset(),
                 io.disk.metadata_log.last_fetched_epoch(),
@@ -369,11 +382,51 @@ impl KafkaRaftClient {
             self.next_clean_ms = now + self.config.metadata_log.clean_interval_ms;
             self.clean_snapshots(io);
         }
-        if io.disk.metadata_log.snapshots().len() < 2 {
-            u64::MAX
-        } else {
-            self.next_clean_ms
+        // The delayed delete of `.checkpoint.deleted` files (Snapshots.deleteIfExists).
+        let due: Vec<OffsetAndEpoch> = io
+            .disk
+            .metadata_log
+            .deleted_snapshots
+            .iter()
+            .filter(|(_, at)| *at <= now)
+            .map(|(id, _)| *id)
+            .collect();
+        io.disk
+            .metadata_log
+            .deleted_snapshots
+            .retain(|(_, at)| *at > now);
+        for id in due {
+            io.log_line(
+                Level::Info,
+                "",
+                SNAPSHOTS_LOGGER,
+                format!(
+                    "Deleted snapshot files for snapshot {}.",
+                    offset_and_epoch_text(id)
+                ),
+            );
         }
+        let next_delete = io
+            .disk
+            .metadata_log
+            .deleted_snapshots
+            .iter()
+            .map(|(_, at)| *at)
+            .min()
+            .unwrap_or(u64::MAX);
+        if io.disk.metadata_log.snapshots().len() < 2 {
+            next_delete
+        } else {
+            self.next_clean_ms.min(next_delete)
+        }
+    }
+
+    /// `removeSnapshots`: log why, rename to `.checkpoint.deleted`, delete the file after
+    /// `file.delete.delay.ms`.
+    fn mark_for_delete(&mut self, id: OffsetAndEpoch, reason: String, io: &mut RaftIo) {
+        self.log_metadata_log(io, reason);
+        let at = io.now_ms + FILE_DELETE_DELAY_MS;
+        io.disk.metadata_log.deleted_snapshots.push((id, at));
     }
 
     fn clean_snapshots(&mut self, io: &mut RaftIo) {
@@ -490,14 +543,7 @@ impl KafkaRaftClient {
                         offset_and_epoch_text(id)
                     )
                 };
-                self.log_metadata_log(io, text);
-                self.log_metadata_log(
-                    io,
-                    format!(
-                        "Deleted snapshot files for snapshot {}.",
-                        offset_and_epoch_text(id)
-                    ),
-                );
+                self.mark_for_delete(id, text, io);
             }
             if deleted.is_empty() && start == old_start {
                 return;
