@@ -79,7 +79,7 @@ pub fn run() -> Result<()> {
 }
 
 /// Installs Chromium and chromedriver with apt when either is missing.
-fn ensure_browser() -> Result<()> {
+pub(crate) fn ensure_browser() -> Result<()> {
     if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
         return Ok(());
     }
@@ -118,14 +118,14 @@ fn ensure_browser() -> Result<()> {
 }
 
 /// A running chromedriver and the fresh Chromium profile directory it will use.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
-    port: u16,
-    profile_dir: PathBuf,
+    pub(crate) port: u16,
+    pub(crate) profile_dir: PathBuf,
 }
 
 impl Driver {
-    fn start(artifacts: &Path) -> Result<Self> {
+    pub(crate) fn start(artifacts: &Path) -> Result<Self> {
         let port = free_port()?;
         let log = fs::File::create(artifacts.join("chromedriver.log"))?;
         let child = Command::new(CHROMEDRIVER)
@@ -188,6 +188,15 @@ async fn session(
     profile_dir: &Path,
     artifacts: &Path,
 ) -> Result<()> {
+    let client = connect(driver_port, profile_dir).await?;
+    let url = format!("http://127.0.0.1:{page_port}/");
+    let result = checks(&client, &url, artifacts).await;
+    let _ = client.close().await;
+    result
+}
+
+/// A headless Chromium session through chromedriver on `driver_port`.
+pub(crate) async fn connect(driver_port: u16, profile_dir: &Path) -> Result<Client> {
     let args = [
         "--headless",
         "--no-sandbox",
@@ -218,10 +227,7 @@ async fn session(
         .connect(&format!("http://127.0.0.1:{driver_port}"))
         .await
         .map_err(|e| format!("cannot open a Chromium session through chromedriver: {e}"))?;
-    let url = format!("http://127.0.0.1:{page_port}/");
-    let result = checks(&client, &url, artifacts).await;
-    let _ = client.close().await;
-    result
+    Ok(client)
 }
 
 /// The checks, in order; once one fails the rest are skipped (they build on each other).

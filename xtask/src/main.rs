@@ -4,12 +4,13 @@
 //! - `dist`: build the page into `dist/` only.
 //! - `test`: fmt, clippy, native tests, the page build and the headless-browser test.
 //! - `browser`: only the headless-browser test, against the `dist/` built last.
-//! - `bench`: the engine's benchmark (`kraft bench`).
+//! - `bench`: the engine's benchmark (`kraft bench`), then the page's in Chromium.
 
 mod browser;
 mod dist;
 mod serve;
 mod test;
+mod wasm_bench;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -27,7 +28,9 @@ commands:
   test                               fmt, clippy, native tests, dist build, headless-browser test
                                      (KRAFT_SKIP_BROWSER=1 skips the browser step)
   browser                            only the headless-browser test, against the dist/ built last
-  bench [args..]                     cargo run --release -p kraft-core --bin kraft -- bench [args..]";
+  bench [--no-wasm] [args..]         the engine's benchmark (kraft bench [args..]), then the page's
+                                     in headless Chromium: wasm speed and memory over 1 simulated
+                                     hour, p95 step-click latency, wasm size";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -85,6 +88,8 @@ fn bench(args: &[String]) -> Result<()> {
         )
         .into());
     }
+    let wasm = !args.iter().any(|a| a == "--no-wasm");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-wasm").collect();
     let mut cmd = cargo();
     cmd.args([
         "run",
@@ -97,8 +102,11 @@ fn bench(args: &[String]) -> Result<()> {
         "bench",
     ]);
     cmd.args(args);
-    run(&mut cmd)
-        .map_err(|e| format!("{e}\n(is the `bench` subcommand of `kraft` written yet?)").into())
+    run(&mut cmd)?;
+    if wasm {
+        wasm_bench::run()?;
+    }
+    Ok(())
 }
 
 /// The repository root (the parent of `xtask/`).

@@ -1,0 +1,171 @@
+//! The page's benchmarks in headless Chromium (part of `cargo xtask bench`): the engine's speed
+//! in wasm over one simulated hour of 3 controllers + 3 brokers with rewind checkpoints, the
+//! wasm memory after it, the p95 time from a step click to the updated DOM, and the wasm size.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use fantoccini::{Client, Locator};
+use serde_json::Value;
+
+use crate::browser::{connect, ensure_browser, Driver};
+use crate::{dist, dist_dir, root_dir, serve, Result};
+
+/// Simulated seconds the engine benchmark runs.
+const SIM_SECONDS: u64 = 3600;
+/// Step clicks measured for the latency figure.
+const STEP_CLICKS: usize = 200;
+
+/// Build the page, run the benchmarks in Chromium, print the figures.
+pub fn run() -> Result<()> {
+    dist::build()?;
+    ensure_browser()?;
+    let artifacts = root_dir().join("artifacts");
+    std::fs::create_dir_all(&artifacts)?;
+    print_wasm_size(&dist_dir())?;
+    let server = Arc::new(
+        tiny_http::Server::http("127.0.0.1:0")
+            .map_err(|e| format!("cannot start the file server: {e}"))?,
+    );
+    let page_port = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.port())
+        .ok_or("file server has no IP address")?;
+    let server_thread = {
+        let server = Arc::clone(&server);
+        let dist = dist_dir();
+        std::thread::spawn(move || serve::serve(&server, &dist))
+    };
+    let driver = Driver::start(&artifacts)?;
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            let client = connect(driver.port, &driver.profile_dir).await?;
+            let base = format!("http://127.0.0.1:{page_port}/");
+            let r = async {
+                engine_speed(&client, &base).await?;
+                step_latency(&client, &base).await
+            }
+            .await;
+            let _ = client.close().await;
+            r
+        });
+    drop(driver);
+    server.unblock();
+    let _ = server_thread.join();
+    outcome
+}
+
+fn print_wasm_size(dist: &Path) -> Result<()> {
+    let wasm = std::fs::read_dir(dist)?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "wasm"))
+        .ok_or("no .wasm in dist/")?;
+    let raw = std::fs::metadata(&wasm)?.len();
+    let gz = std::process::Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(&wasm)
+        .output()
+        .map(|o| o.stdout.len() as u64)
+        .map_err(|e| format!("gzip: {e}"))?;
+    println!("bench: wasm size");
+    println!(
+        "  {}: {} KB raw, {} KB gzip -9  (target <= 600 KB gzip)",
+        wasm.file_name().unwrap_or_default().to_string_lossy(),
+        raw / 1024,
+        gz / 1024
+    );
+    Ok(())
+}
+
+async fn engine_speed(c: &Client, base: &str) -> Result<()> {
+    c.goto(&format!("{base}?bench={SIM_SECONDS}")).await?;
+    let el = c
+        .wait()
+        .at_most(Duration::from_secs(600))
+        .for_element(Locator::Css("#bench"))
+        .await
+        .map_err(|e| format!("the in-page benchmark did not finish: {e}"))?;
+    let text = el.text().await?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("#bench `{text}`: {e}"))?;
+    let heap = c
+        .execute(
+            "return (performance.memory && performance.memory.usedJSHeapSize) || 0;",
+            vec![],
+        )
+        .await?
+        .as_f64()
+        .unwrap_or(0.0);
+    let mib = |b: f64| b / (1024.0 * 1024.0);
+    println!("bench: engine in wasm (Chromium), 3 controllers + 3 brokers, {SIM_SECONDS} simulated s, rewind checkpoints on");
+    println!("  events run:             {}", v["events"]);
+    println!("  wall time:              {} ms", v["wall_ms"]);
+    println!(
+        "  simulated s per wall s: {}  (target >= 1000)",
+        v["sim_s_per_wall_s"]
+    );
+    println!("  checkpoints kept:       {}", v["checkpoints"]);
+    println!(
+        "  wasm memory at end:     {:.1} MiB, JS heap {:.1} MiB  (target <= 64 MB)",
+        mib(v["wasm_memory_bytes"].as_f64().unwrap_or(0.0)),
+        mib(heap)
+    );
+    Ok(())
+}
+
+async fn step_latency(c: &Client, base: &str) -> Result<()> {
+    c.goto(&format!("{base}?seed=1")).await?;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#btn-step"))
+        .await?;
+    // Click Step, time until #events-run shows the new count; the next click after a macrotask.
+    let script = r#"
+const done = arguments[arguments.length - 1];
+const n = arguments[0];
+const el = document.querySelector('#events-run');
+const btn = document.querySelector('#btn-step');
+const times = [];
+function one() {
+  const before = el.textContent;
+  const t0 = performance.now();
+  const obs = new MutationObserver(() => {
+    if (el.textContent !== before) {
+      obs.disconnect();
+      times.push(performance.now() - t0);
+      if (times.length < n) { setTimeout(one, 0); } else { done(times); }
+    }
+  });
+  obs.observe(el, { childList: true, subtree: true, characterData: true });
+  btn.click();
+}
+one();
+"#;
+    let v = c
+        .execute_async(script, vec![Value::from(STEP_CLICKS)])
+        .await
+        .map_err(|e| format!("step latency script: {e}"))?;
+    let mut times: Vec<f64> = v
+        .as_array()
+        .ok_or("step latency: no list of times")?
+        .iter()
+        .filter_map(|t| t.as_f64())
+        .collect();
+    if times.is_empty() {
+        return Err("step latency: no samples".into());
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    println!("bench: step click to updated DOM, {} clicks", times.len());
+    println!(
+        "  median {:.2} ms, p95 {:.2} ms, max {:.2} ms  (target p95 <= 16 ms)",
+        pct(0.5),
+        pct(0.95),
+        pct(1.0)
+    );
+    Ok(())
+}
