@@ -11,9 +11,13 @@ use crate::components::cluster_view::ClusterDiagram;
 use crate::components::console::ConsolePanel;
 use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
+use crate::components::help::HelpOverlay;
+use crate::components::hw_panel::HighWatermarkPanel;
 use crate::components::lesson_panel::{labels, LessonPanel, LessonPicker};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
+use crate::components::state_diagram::StateDiagram;
+use crate::components::theme::ThemeToggle;
 use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
 
 fn page_query() -> String {
@@ -57,18 +61,36 @@ fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
     if e.ctrl_key() || e.alt_key() || e.meta_key() {
         return None;
     }
-    let tag = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| el.tag_name().to_ascii_lowercase())
-        .unwrap_or_default();
-    if matches!(tag.as_str(), "input" | "textarea" | "select") {
+    if typed_into_field(e) {
         return None;
     }
     match e.key().as_str() {
         "ArrowRight" | " " | "Spacebar" => Some(Action::LessonNext),
         "ArrowLeft" => Some(Action::LessonPrev),
         "Home" => Some(Action::LessonRestart),
+        _ => None,
+    }
+}
+
+/// Whether a key event was typed into a text field or a menu (those keys are theirs).
+fn typed_into_field(e: &KeyboardEvent) -> bool {
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name().to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(tag.as_str(), "input" | "textarea" | "select")
+}
+
+/// The page-wide keys: `?` toggles the keyboard help, Escape closes it. Gives the new
+/// open/closed state, or `None` when the key is not one of them.
+fn help_key(e: &KeyboardEvent, open: bool) -> Option<bool> {
+    if e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return None;
+    }
+    match e.key().as_str() {
+        "?" if !typed_into_field(e) => Some(!open),
+        "Escape" if open => Some(false),
         _ => None,
     }
 }
@@ -92,6 +114,40 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             move || drop(interval)
         });
     }
+
+    // The keyboard help overlay and its keys (`?`, Escape), on every page.
+    let help_open = use_state(|| false);
+    {
+        let help_open = help_open.clone();
+        use_effect_with(*help_open, move |open| {
+            let open = *open;
+            let listener = web_sys::window().map(|window| {
+                EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                            return;
+                        };
+                        if let Some(next) = help_key(e, open) {
+                            e.prevent_default();
+                            help_open.set(next);
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
+    let on_help_close = {
+        let help_open = help_open.clone();
+        Callback::from(move |()| help_open.set(false))
+    };
+    let on_help_open = {
+        let help_open = help_open.clone();
+        Callback::from(move |_: MouseEvent| help_open.set(true))
+    };
 
     // The lesson keys, while a lesson is open.
     {
@@ -144,6 +200,10 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                     <div class="panels">
                         <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()} />
                         <div class="side">
+                            <HighWatermarkPanel view={view.clone()} />
+                            if let Some(node) = view.nodes.iter().find(|n| n.id == shown) {
+                                <StateDiagram node={node.clone()} />
+                            }
                             <LogTail view={view.clone()} selected={shown} on_select={on_select} />
                             <BrokerPanel view={view.clone()} />
                         </div>
@@ -180,7 +240,13 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                 }
                 <LessonPicker current={state.lesson.as_ref().map(|l| l.index)} lang={state.lang}
                               on_action={on_action.clone()} />
+                <ThemeToggle />
+                <button id="btn-help" class="help-button" onclick={on_help_open}
+                        title="Keyboard shortcuts (?)">{"? Keys"}</button>
             </header>
+            if *help_open {
+                <HelpOverlay on_close={on_help_close} />
+            }
             if let Some(run) = &state.lesson {
                 <LessonPanel run={run.clone()} lang={state.lang} on_action={on_action.clone()} />
             }

@@ -18,10 +18,11 @@ use crate::raft::io::{Outbound, RaftIo};
 use crate::raft::messages::Errors;
 use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
+use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
-    BatchView, BrokerView, ClusterView, ControllerView, MessageView, NodeView, MAX_BATCHES_IN_VIEW,
-    MAX_LOG_LINES_IN_VIEW,
+    BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, MessageView, NodeView,
+    RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -1455,6 +1456,10 @@ impl World {
                 )
             }
         };
+        let (raft_timer, high_watermark_calc) = match &n.raft {
+            Some(r) => (raft_timer_view(r.state()), high_watermark_view(r.state())),
+            None => (None, None),
+        };
         let batches = log.batches();
         let start = batches.len().saturating_sub(MAX_BATCHES_IN_VIEW);
         let batches = batches[start..]
@@ -1503,6 +1508,9 @@ impl World {
                 .map(|p| (p.file_name(), p.received)),
             log_tail: lines,
             next_timer_ms: next_timer,
+            raft_timer,
+            high_watermark_calc,
+            last_transition: n.log.lines().rev().find_map(transition_view),
             controller: n
                 .controller
                 .as_ref()
@@ -1515,6 +1523,72 @@ impl World {
             }),
         }
     }
+}
+
+/// The timer of a Raft state, for the view.
+fn raft_timer_view(s: &EpochState) -> Option<RaftTimerView> {
+    let (kind, deadline_ms, duration_ms) = match s {
+        EpochState::Unattached(u) => ("election", u.election_deadline_ms?, u.election_timeout_ms),
+        EpochState::Prospective(p) => ("election", p.election_deadline_ms, p.election_timeout_ms),
+        EpochState::Candidate(c) => ("election", c.election_deadline_ms, c.election_timeout_ms),
+        EpochState::Resigned(r) => ("election", r.election_deadline_ms, r.election_timeout_ms),
+        EpochState::Follower(f) => ("fetch", f.fetch_deadline_ms, f.fetch_timeout_ms),
+        EpochState::Leader(l) if l.voter_states.len() > 1 => (
+            "check-quorum",
+            l.check_quorum_deadline_ms,
+            l.check_quorum_timeout_ms,
+        ),
+        EpochState::Leader(_) => return None,
+    };
+    Some(RaftTimerView {
+        kind: kind.to_string(),
+        deadline_ms,
+        duration_ms,
+    })
+}
+
+/// The leader's high-watermark computation, for the view.
+fn high_watermark_view(s: &EpochState) -> Option<HighWatermarkView> {
+    let EpochState::Leader(l) = s else {
+        return None;
+    };
+    let voters = l.voters_by_descending_end_offset();
+    let index_of_hw = voters.len() / 2;
+    let candidate = voters.get(index_of_hw).and_then(|v| v.1);
+    Some(HighWatermarkView {
+        index_of_hw,
+        candidate,
+        epoch_start_offset: l.epoch_start_offset,
+        past_epoch_start: candidate.is_some_and(|c| c > l.epoch_start_offset),
+        high_watermark: l.high_watermark,
+        voters,
+    })
+}
+
+/// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
+/// `transitions` command does.
+fn transition_view(l: &LogLine) -> Option<TransitionView> {
+    let rest = l.message.strip_prefix("Completed transition to ")?;
+    let name = |t: &str| {
+        let t = t.split('(').next().unwrap_or(t);
+        t.strip_suffix("State").unwrap_or(t).to_string()
+    };
+    let from = rest
+        .rsplit_once(" from ")
+        .map(|(_, f)| name(f))
+        .unwrap_or_default();
+    let epoch = rest
+        .split("epoch=")
+        .nth(1)
+        .and_then(|e| e.split([',', ')']).next())
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    Some(TransitionView {
+        time_ms: l.time_ms,
+        from,
+        to: name(rest),
+        epoch,
+    })
 }
 
 fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {

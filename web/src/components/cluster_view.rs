@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, MessageView, NodeView};
+use kraft_core::view::{ClusterView, MessageView, NodeView, RaftTimerView};
 use yew::prelude::*;
 
 use super::role_class;
@@ -15,6 +15,10 @@ const RING_RADIUS: f64 = 245.0;
 const NODE_RADIUS: f64 = 68.0;
 /// Messages in each direction are drawn this far to the side of the centre line.
 const LANE_OFFSET: f64 = 10.0;
+/// Radius of the timer arc around a controller (a circle).
+const TIMER_RADIUS: f64 = NODE_RADIUS + 11.0;
+/// Radius of the timer arc around a broker (a rectangle, whose corners reach further).
+const TIMER_RADIUS_BROKER: f64 = 94.0;
 
 /// Properties of [`ClusterDiagram`].
 #[derive(Properties, PartialEq)]
@@ -113,6 +117,45 @@ fn draw_message(m: &MessageView, now_ms: u64, pos: &BTreeMap<i32, (f64, f64)>) -
     }
 }
 
+/// The fraction of a timer still to run at `now_ms`, in [0, 1].
+pub fn timer_fraction(t: &RaftTimerView, now_ms: u64) -> f64 {
+    (t.deadline_ms.saturating_sub(now_ms) as f64 / t.duration_ms.max(1) as f64).clamp(0.0, 1.0)
+}
+
+/// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
+fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: bool) -> Html {
+    let Some(t) = node
+        .raft_timer
+        .as_ref()
+        .filter(|_| node.process == "running")
+    else {
+        return html! {};
+    };
+    let r = if broker_only {
+        TIMER_RADIUS_BROKER
+    } else {
+        TIMER_RADIUS
+    };
+    let circumference = 2.0 * PI * r;
+    let frac = timer_fraction(t, now_ms);
+    let left_ms = t.deadline_ms.saturating_sub(now_ms);
+    let title = format!(
+        "{} timer: {left_ms} ms left of {} ms (fires at {} ms)",
+        t.kind, t.duration_ms, t.deadline_ms
+    );
+    html! {
+        <g class={classes!("timer", format!("timer-{}", t.kind))} data-timer-node={node.id.to_string()}
+           data-kind={t.kind.clone()} data-remaining-ms={left_ms.to_string()}
+           data-duration-ms={t.duration_ms.to_string()} data-deadline-ms={t.deadline_ms.to_string()}>
+            <title>{ title }</title>
+            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
+            <circle class="timer-arc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)}
+                    stroke-dasharray={format!("{:.1} {:.1}", circumference * frac, circumference)}
+                    transform={format!("rotate(-90 {} {})", fmt(x), fmt(y))} />
+        </g>
+    }
+}
+
 fn draw_node(
     node: &NodeView,
     (x, y): (f64, f64),
@@ -153,7 +196,7 @@ fn draw_node(
             <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
             <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
             <text class="node-epoch" x={fmt(x)} y={fmt(y + 38.0)} text-anchor="middle">{ format!("epoch {}", node.epoch) }</text>
-            <text class="node-roles" x={fmt(x)} y={fmt(y + NODE_RADIUS + 26.0)} text-anchor="middle">
+            <text class="node-roles" x={fmt(x)} y={fmt(y + if is_broker_only { TIMER_RADIUS_BROKER + 22.0 } else { TIMER_RADIUS + 24.0 })} text-anchor="middle">
                 { format!("{} · LEO {} · HW {}", node.roles, node.log_end_offset,
                           node.high_watermark.map(|h| h.to_string()).unwrap_or_else(|| "?".into())) }
             </text>
@@ -181,6 +224,9 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 <g class="messages" id="messages" data-count={view.messages.len().to_string()}>
                     { for view.messages.iter().map(|m| draw_message(m, view.now_ms, &pos)) }
                 </g>
+                <g class="timers" id="timers">
+                    { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
+                </g>
                 <g class="nodes">
                     { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &props.on_select)) }
                 </g>
@@ -192,6 +238,9 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 <span class="key msg-fetch">{"Fetch"}</span>
                 <span class="key msg-snapshot">{"FetchSnapshot"}</span>
                 <span class="key msg-other">{"other"}</span>
+                <span class="key timer-election">{"election timer"}</span>
+                <span class="key timer-fetch">{"fetch timer"}</span>
+                <span class="key timer-check-quorum">{"check-quorum timer"}</span>
             </p>
         </section>
     }
