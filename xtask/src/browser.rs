@@ -240,6 +240,20 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
     }
     if t.ok() {
+        t.check(
+            "theme toggle switches the class on <html> and the choice survives a reload",
+            theme_toggle(c, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "`?` opens the keyboard help, Escape and its close button close it",
+            keyboard_help(c, &artifacts.join("help.png")),
+        )
+        .await;
+    }
+    if t.ok() {
         t.check("step runs one event", step_runs_one_event(c)).await;
     }
     let mut leader = None;
@@ -265,6 +279,23 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             brokers_running(c),
         )
         .await;
+    }
+    if let (true, Some((leader_id, _))) = (t.ok(), leader) {
+        t.check(
+            "the HW panel shows the leader's sorted voters, the index size/2 and the log's HW",
+            hw_panel_matches(c, leader_id),
+        )
+        .await;
+    }
+    if let (true, Some((leader_id, _))) = (t.ok(), leader) {
+        t.check(
+            "timer arcs: check-quorum around the leader, fetch around the followers",
+            timer_arcs(c, leader_id),
+        )
+        .await;
+        if t.ok() {
+            screenshot(c, &artifacts.join("panels.png")).await;
+        }
     }
     if let (true, Some((active_id, _))) = (t.ok(), leader) {
         t.check(
@@ -326,6 +357,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             lesson_election(c, url, &artifacts.join("lesson-election.png")),
         )
         .await;
+        if t.ok() {
+            t.check(
+                "after lesson 02 the state diagram of 102 lights Leader, Candidate → Leader last",
+                state_diagram_leader(c, &artifacts.join("state-diagram.png")),
+            )
+            .await;
+        }
     }
     if t.ok() {
         t.check(
@@ -361,7 +399,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    14 + usize::from(has_election_lesson())
+    18 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1081,6 +1119,252 @@ async fn console_status(c: &Client, url: &str) -> Result<()> {
     let value = input.prop("value").await?.unwrap_or_default();
     if !value.is_empty() {
         return Err(format!("#console-input still holds `{value}` after Enter").into());
+    }
+    no_errors(c).await
+}
+
+/// Presses a printable key (down and up) wherever the focus is.
+async fn press_char(c: &Client, k: char) -> Result<()> {
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k });
+    c.perform_actions(keys).await?;
+    Ok(())
+}
+
+/// The theme `<html>` carries: (`data-theme`, class list).
+async fn theme_of(c: &Client) -> Result<(String, String)> {
+    let v = c
+        .execute(
+            "return [document.documentElement.dataset.theme || '', document.documentElement.className];",
+            vec![],
+        )
+        .await?;
+    let at = |i: usize| v.get(i).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok((at(0), at(1)))
+}
+
+/// The page starts in a theme, the toggle switches the class on `<html>`, and the choice
+/// survives a reload; screenshots of both themes. Leaves the page in the theme it started in.
+async fn theme_toggle(c: &Client, artifacts: &Path) -> Result<()> {
+    let (first, class) = theme_of(c).await?;
+    if !matches!(first.as_str(), "light" | "dark") || class != format!("theme-{first}") {
+        return Err(format!("<html> has data-theme `{first}` and class `{class}`").into());
+    }
+    let other = if first == "light" { "dark" } else { "light" };
+    screenshot(c, &artifacts.join(format!("theme-{first}.png"))).await;
+    click(c, "#btn-theme").await?;
+    let (now, class) = theme_of(c).await?;
+    if now != other || class != format!("theme-{other}") {
+        return Err(format!("after the toggle: data-theme `{now}`, class `{class}`").into());
+    }
+    c.refresh().await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    let (kept, class) = theme_of(c).await?;
+    if kept != other || class != format!("theme-{other}") {
+        return Err(
+            format!("after reload: data-theme `{kept}`, class `{class}`, wanted {other}").into(),
+        );
+    }
+    let button = c
+        .find(Locator::Css("#btn-theme"))
+        .await?
+        .attr("data-theme")
+        .await?;
+    if button.as_deref() != Some(other) {
+        return Err(format!("#btn-theme has data-theme {button:?} after reload").into());
+    }
+    screenshot(c, &artifacts.join(format!("theme-{other}.png"))).await;
+    click(c, "#btn-theme").await?;
+    let (back, _) = theme_of(c).await?;
+    if back != first {
+        return Err(format!("the second toggle gave `{back}`, wanted `{first}`").into());
+    }
+    no_errors(c).await
+}
+
+/// `?` opens the keyboard help listing every shortcut; Escape closes it.
+async fn keyboard_help(c: &Client, shot: &Path) -> Result<()> {
+    press_char(c, '?').await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#help-overlay"))
+        .await
+        .map_err(|e| format!("`?` did not open #help-overlay: {e}"))?;
+    let text = text_of(c, "#help-overlay").await?;
+    for keys in ["?", "Esc", "Space", "←", "Home", "Enter", "↑", "↓"] {
+        if !text.contains(keys) {
+            return Err(format!("the help does not list `{keys}`: `{text}`").into());
+        }
+    }
+    screenshot(c, shot).await;
+    press(c, Key::Escape).await?;
+    wait_until("Escape to close #help-overlay", || async {
+        Ok(c.find_all(Locator::Css("#help-overlay"))
+            .await?
+            .is_empty()
+            .then_some(()))
+    })
+    .await?;
+    // The close button also closes it.
+    click(c, "#btn-help").await?;
+    click(c, "#help-close").await?;
+    wait_until("the close button to close #help-overlay", || async {
+        Ok(c.find_all(Locator::Css("#help-overlay"))
+            .await?
+            .is_empty()
+            .then_some(()))
+    })
+    .await?;
+    no_errors(c).await
+}
+
+/// The high-watermark panel of the leader: its numbers are those of the leader's metadata log
+/// row, the voters are sorted by end offset (descending) and the candidate is the entry at
+/// index size/2.
+async fn hw_panel_matches(c: &Client, leader_id: i32) -> Result<()> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('hw-panel');
+             if (!p) return null;
+             const log = document.getElementById('log-' + p.dataset.leaderId);
+             return { leader: p.dataset.leaderId, hw: p.dataset.hw, candidate: p.dataset.candidate,
+                      start: p.dataset.epochStart, index: p.dataset.index,
+                      shown: document.getElementById('hw-value').textContent,
+                      shownCandidate: document.getElementById('hw-candidate').textContent,
+                      logHw: log ? log.dataset.hw : null,
+                      ends: Array.from(p.querySelectorAll('.hw-voter')).map(e => e.dataset.endOffset),
+                      picked: Array.from(p.querySelectorAll('.hw-voter')).findIndex(e => e.classList.contains('picked')) };",
+            vec![],
+        )
+        .await?;
+    if v.is_null() {
+        return Err("there is no #hw-panel".into());
+    }
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    if s("leader") != leader_id.to_string() {
+        return Err(format!(
+            "#hw-panel shows leader {}, the leader is {leader_id}",
+            s("leader")
+        )
+        .into());
+    }
+    if s("hw").is_empty() || s("hw") != s("logHw") || s("shown").trim() != s("hw") {
+        return Err(format!("#hw-panel HW differs from the leader's log row: {v}").into());
+    }
+    let ends: Vec<Option<i64>> = v
+        .get("ends")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|e| e.as_str().and_then(|t| t.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if ends.len() != 3 || ends.windows(2).any(|w| w[0] < w[1]) {
+        return Err(format!("voters are not sorted by end offset, descending: {ends:?}").into());
+    }
+    let index: usize = s("index")
+        .parse()
+        .map_err(|_| format!("bad data-index in {v}"))?;
+    let picked = v.get("picked").and_then(Value::as_i64).unwrap_or(-1);
+    if index != ends.len() / 2 || picked != index as i64 {
+        return Err(format!(
+            "picked entry {picked}, data-index {index}, wanted {}",
+            ends.len() / 2
+        )
+        .into());
+    }
+    let candidate = ends[index].map(|e| e.to_string()).unwrap_or_default();
+    if s("candidate") != candidate || s("shownCandidate").trim() != candidate {
+        return Err(format!(
+            "candidate {} is not entry {index} of {ends:?}",
+            s("candidate")
+        )
+        .into());
+    }
+    let (hw, start): (i64, i64) = (
+        s("hw").parse().map_err(|_| "bad HW")?,
+        s("start").parse().map_err(|_| "bad epoch start")?,
+    );
+    if hw <= start {
+        return Err(format!("HW {hw} is not past epochStartOffset {start}").into());
+    }
+    no_errors(c).await
+}
+
+/// A timer arc around every running node: check-quorum on the leader, fetch on the followers,
+/// each with no more left than its duration.
+async fn timer_arcs(c: &Client, leader_id: i32) -> Result<()> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#timers .timer')).map(t => ({
+                node: t.dataset.timerNode, kind: t.dataset.kind, left: t.dataset.remainingMs,
+                total: t.dataset.durationMs, arc: !!t.querySelector('.timer-arc') }));",
+            vec![],
+        )
+        .await?;
+    let arcs = v.as_array().ok_or("no timer list")?;
+    let running: Vec<i32> = nodes(c)
+        .await?
+        .iter()
+        .filter(|n| n.process == "running")
+        .map(|n| n.id)
+        .collect();
+    if arcs.len() != running.len() {
+        return Err(format!(
+            "{} timer arcs for {} running nodes: {v}",
+            arcs.len(),
+            running.len()
+        )
+        .into());
+    }
+    for a in arcs {
+        let s = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let want = if s("node") == leader_id.to_string() {
+            "check-quorum"
+        } else {
+            "fetch"
+        };
+        let (left, total): (u64, u64) = (
+            s("left").parse().map_err(|_| format!("bad timer {a}"))?,
+            s("total").parse().map_err(|_| format!("bad timer {a}"))?,
+        );
+        if s("kind") != want || left > total || total == 0 || a.get("arc") != Some(&json!(true)) {
+            return Err(format!("timer {a}: wanted a {want} arc with left <= total").into());
+        }
+    }
+    no_errors(c).await
+}
+
+/// After lesson 02 the state diagram of node 102 lights Leader and highlights Candidate → Leader.
+async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
+    click(c, "#node-102").await?;
+    let v = wait_until("#state-diagram of node 102", || async {
+        let v = c
+            .execute(
+                "const d = document.getElementById('state-diagram');
+                 if (!d || d.dataset.nodeId !== '102') return null;
+                 const cur = d.querySelectorAll('.sd-state.current');
+                 const last = d.querySelector('.sd-edge.last');
+                 return { current: d.dataset.current, lit: Array.from(cur).map(e => e.dataset.state),
+                          from: last ? last.dataset.from : '', to: last ? last.dataset.to : '' };",
+                vec![],
+            )
+            .await?;
+        Ok((!v.is_null()).then_some(v))
+    })
+    .await?;
+    screenshot(c, shot).await;
+    if v.get("current") != Some(&json!("Leader")) || v.get("lit") != Some(&json!(["Leader"])) {
+        return Err(format!("the diagram of 102 does not light Leader alone: {v}").into());
+    }
+    if v.get("from") != Some(&json!("Candidate")) || v.get("to") != Some(&json!("Leader")) {
+        return Err(format!("the last transition of 102 is not Candidate → Leader: {v}").into());
     }
     no_errors(c).await
 }
