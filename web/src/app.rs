@@ -18,20 +18,45 @@ use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
 use crate::components::state_diagram::StateDiagram;
 use crate::components::theme::ThemeToggle;
+use crate::share;
 use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
 
-fn page_query() -> String {
-    web_sys::window()
+/// The address's query; a bare address takes the session kept in `localStorage` (and shows it
+/// in the address bar). The flag says whether the session was restored that way.
+fn page_query() -> (String, bool) {
+    let query = web_sys::window()
         .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if !query.is_empty() {
+        return (query, false);
+    }
+    match share::stored_session() {
+        Some(kept) => {
+            let kept = if kept.starts_with('?') {
+                kept
+            } else {
+                format!("?{kept}")
+            };
+            share::save_query(&kept);
+            (kept, true)
+        }
+        None => (query, false),
+    }
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let built = use_memo((), |_| PageConfig::from_query(&page_query())?.build());
+    let built = use_memo((), |_| {
+        let (query, restored) = page_query();
+        PageConfig::from_query(&query)?
+            .build()
+            .map(|p| (p, restored))
+    });
     match &*built {
-        Ok(initial) => html! { <Playfield initial={initial.clone()} /> },
+        Ok((initial, restored)) => {
+            html! { <Playfield initial={initial.clone()} restored={*restored} /> }
+        }
         Err(e) => {
             html! { <main class="fatal"><h1>{"KRaft Playground"}</h1><p id="error">{ e.clone() }</p></main> }
         }
@@ -43,6 +68,9 @@ pub fn App() -> Html {
 pub struct PlayfieldProps {
     /// The state to start from.
     pub initial: Playground,
+    /// Whether it was rebuilt from the session kept in `localStorage` (a bare address).
+    #[prop_or_default]
+    pub restored: bool,
 }
 
 /// The node shown by default: the first controller, else the first node.
@@ -114,6 +142,34 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             move || drop(interval)
         });
     }
+
+    // The lesson step and the command history in the address and in localStorage; not while
+    // playing (a frame every 50 ms would flood the history API), but as soon as it pauses.
+    {
+        let params = state.share_params();
+        use_effect_with((params, state.playing), |((step, cmds), playing)| {
+            if !*playing {
+                let search = web_sys::window()
+                    .and_then(|w| w.location().search().ok())
+                    .unwrap_or_default();
+                let query =
+                    share::with_params(&search, &[("step", step.clone()), ("cmds", cmds.clone())]);
+                share::save_query(&query);
+            }
+        });
+    }
+    let restored = use_state(|| props.restored);
+    let on_fresh = Callback::from(|_: MouseEvent| {
+        share::forget_session();
+        if let Some(w) = web_sys::window() {
+            let path = w.location().pathname().unwrap_or_default();
+            let _ = w.location().set_href(&path);
+        }
+    });
+    let on_keep = {
+        let restored = restored.clone();
+        Callback::from(move |_: MouseEvent| restored.set(false))
+    };
 
     // The keyboard help overlay and its keys (`?`, Escape), on every page.
     let help_open = use_state(|| false);
@@ -246,6 +302,14 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             </header>
             if *help_open {
                 <HelpOverlay on_close={on_help_close} />
+            }
+            if *restored {
+                <p class="restored" id="restored" role="status">
+                    {"Restored the last session kept in this browser. "}
+                    <button id="btn-fresh" onclick={on_fresh}>{"Start fresh"}</button>
+                    {" "}
+                    <button id="btn-keep" onclick={on_keep}>{"Keep it"}</button>
+                </p>
             }
             if let Some(run) = &state.lesson {
                 <LessonPanel run={run.clone()} lang={state.lang} on_action={on_action.clone()} />

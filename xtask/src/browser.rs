@@ -372,6 +372,29 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         )
         .await;
     }
+    let mut replayed = None;
+    if t.ok() {
+        replayed = t
+            .check(
+                "an address with cmds= replays frames, commands and a kill to the same world after reload",
+                url_replays_commands(c, url),
+            )
+            .await;
+    }
+    if let (true, Some(seen)) = (t.ok(), replayed) {
+        t.check(
+            "a bare address restores the session kept in localStorage; Start fresh forgets it",
+            bare_address_restores(c, url, &seen, &artifacts.join("restored.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "bad step= and cmds= values show an error, a good step= opens that step",
+            bad_url_values(c, url),
+        )
+        .await;
+    }
     if !t.ok() {
         screenshot(c, &artifacts.join("page-failure.png")).await;
     }
@@ -399,7 +422,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    18 + 2 * usize::from(has_election_lesson())
+    21 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1076,7 +1099,8 @@ async fn lesson_election(c: &Client, url: &str, shot: &Path) -> Result<()> {
 }
 
 async fn console_status(c: &Client, url: &str) -> Result<()> {
-    c.goto(url).await?;
+    // With a query: a bare address restores the session the lessons before left behind.
+    c.goto(&format!("{url}?seed=42")).await?;
     c.wait()
         .at_most(WAIT_LIMIT)
         .for_element(Locator::Css("#playground[data-mode='free']"))
@@ -1366,5 +1390,172 @@ async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
     if v.get("from") != Some(&json!("Candidate")) || v.get("to") != Some(&json!("Leader")) {
         return Err(format!("the last transition of 102 is not Candidate → Leader: {v}").into());
     }
+    no_errors(c).await
+}
+
+/// What a replay must reproduce: each node's (id, role, epoch, process), virtual time, events.
+#[derive(Debug, PartialEq)]
+struct WorldSeen {
+    nodes: Vec<(i32, String, i32, String)>,
+    now_ms: u64,
+    events: u64,
+}
+
+async fn world_seen(c: &Client) -> Result<WorldSeen> {
+    let mut nodes: Vec<(i32, String, i32, String)> = nodes(c)
+        .await?
+        .into_iter()
+        .map(|n| (n.id, n.role, n.epoch, n.process))
+        .collect();
+    nodes.sort();
+    Ok(WorldSeen {
+        nodes,
+        now_ms: virtual_time_ms(c).await?,
+        events: events_run(c).await?,
+    })
+}
+
+async fn location_search(c: &Client) -> Result<String> {
+    Ok(c.execute("return location.search;", vec![])
+        .await?
+        .as_str()
+        .unwrap_or("")
+        .to_string())
+}
+
+async fn type_command(c: &Client, line: &str) -> Result<()> {
+    let before = c
+        .find_all(Locator::Css("#console-output .entry"))
+        .await?
+        .len();
+    c.find(Locator::Css("#console-input"))
+        .await
+        .map_err(|e| format!("no #console-input: {e}"))?
+        .send_keys(&(line.to_string() + &Key::Enter))
+        .await?;
+    wait_until(&format!("`{line}` in the scrollback"), || async {
+        let n = c
+            .find_all(Locator::Css("#console-output .entry"))
+            .await?
+            .len();
+        Ok((n > before).then_some(()))
+    })
+    .await
+}
+
+async fn wait_loaded(c: &Client, what: &str) -> Result<()> {
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("{what}: #playground did not appear: {e}"))?;
+    Ok(())
+}
+
+/// Free play with frames of the play timer, typed commands and a kill button; the address then
+/// holds `cmds=`, and a reload replays it to the same leader, epoch, time and event count.
+/// Gives what the world looked like.
+async fn url_replays_commands(c: &Client, url: &str) -> Result<WorldSeen> {
+    c.goto(&format!("{url}?seed=42")).await?;
+    wait_loaded(c, "free play").await?;
+    play_until(c, 1500).await?;
+    type_command(c, "run until=leader").await?;
+    let (old_id, old_epoch) =
+        leader_of(&nodes(c).await?).ok_or("no leader after run until=leader")?;
+    click(c, &format!("#btn-kill-{old_id}")).await?;
+    type_command(c, "run 4s").await?;
+    let before = world_seen(c).await?;
+    let (new_id, new_epoch) = leader_of(&nodes(c).await?).ok_or("no leader after run 4s")?;
+    if new_id == old_id || new_epoch <= old_epoch {
+        return Err(format!("no failover: {old_id}@{old_epoch} then {new_id}@{new_epoch}").into());
+    }
+    let search = wait_until("cmds= in the address", || async {
+        let s = location_search(c).await?;
+        Ok(s.contains("cmds=").then_some(s))
+    })
+    .await?;
+    for part in [
+        "seed=42",
+        "%23frames",
+        "run%20until%3Dleader",
+        &format!("kill%20-9%20{old_id}"),
+    ] {
+        if !search.contains(part) {
+            return Err(format!("the address `{search}` has no `{part}`").into());
+        }
+    }
+    c.refresh().await?;
+    wait_loaded(c, "reload").await?;
+    let after = wait_until("the replayed world", || async {
+        let w = world_seen(c).await?;
+        Ok((w.events > 0).then_some(w))
+    })
+    .await?;
+    if after != before {
+        return Err(format!("after reload {after:?}, before {before:?}").into());
+    }
+    let output = text_of(c, "#console-output").await?;
+    if !output.contains("$ run 4s") {
+        return Err(format!("the replayed commands are not in the scrollback: `{output}`").into());
+    }
+    no_errors(c).await?;
+    Ok(before)
+}
+
+/// A bare address restores the session kept in localStorage; "Start fresh" forgets it.
+async fn bare_address_restores(c: &Client, url: &str, seen: &WorldSeen, shot: &Path) -> Result<()> {
+    c.goto(url).await?;
+    wait_loaded(c, "bare address").await?;
+    c.find(Locator::Css("#restored"))
+        .await
+        .map_err(|e| format!("no #restored notice: {e}"))?;
+    let now = world_seen(c).await?;
+    if &now != seen {
+        return Err(format!("restored {now:?}, kept {seen:?}").into());
+    }
+    screenshot(c, shot).await;
+    click(c, "#btn-fresh").await?;
+    wait_until("a fresh page", || async {
+        let fresh = c
+            .find_all(Locator::Css("#playground[data-ready='true']"))
+            .await?;
+        if fresh.is_empty() || !c.find_all(Locator::Css("#restored")).await?.is_empty() {
+            return Ok(None);
+        }
+        Ok((virtual_time_ms(c).await? == 0).then_some(()))
+    })
+    .await?;
+    no_errors(c).await
+}
+
+/// Bad `step=` and `cmds=` values give a visible error, never a panic; a good `step=` opens the
+/// lesson at that step.
+async fn bad_url_values(c: &Client, url: &str) -> Result<()> {
+    c.goto(&format!(
+        "{url}?lesson=03-timeline&lang=en&step=abc&cmds=%ZZ"
+    ))
+    .await?;
+    wait_loaded(c, "bad values").await?;
+    let text = text_of(c, "#error")
+        .await
+        .map_err(|e| format!("no #error shown: {e}"))?;
+    if !text.contains("?step=abc") || !text.contains("?cmds=") {
+        return Err(format!("#error reads `{text}`").into());
+    }
+    no_errors(c).await?;
+    c.goto(&format!("{url}?seed=42&cmds=%23frames%20lots"))
+        .await?;
+    wait_loaded(c, "bad frames").await?;
+    let text = text_of(c, "#error")
+        .await
+        .map_err(|e| format!("no #error shown: {e}"))?;
+    if !text.contains("#frames") {
+        return Err(format!("#error reads `{text}`").into());
+    }
+    no_errors(c).await?;
+    c.goto(&format!("{url}?lesson=03-timeline&lang=en&step=3"))
+        .await?;
+    wait_loaded(c, "step=3").await?;
+    wait_for_step(c, 3).await?;
     no_errors(c).await
 }
