@@ -395,6 +395,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         )
         .await;
     }
+    if t.ok() {
+        t.check(
+            "messages move along their links with kind labels; delivered and dropped ones stay a while",
+            messages_in_flight(c, url, &artifacts.join("messages.png")),
+        )
+        .await;
+    }
     if !t.ok() {
         screenshot(c, &artifacts.join("page-failure.png")).await;
     }
@@ -422,7 +429,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    21 + 2 * usize::from(has_election_lesson())
+    22 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1557,5 +1564,165 @@ async fn bad_url_values(c: &Client, url: &str) -> Result<()> {
         .await?;
     wait_loaded(c, "step=3").await?;
     wait_for_step(c, 3).await?;
+    no_errors(c).await
+}
+
+/// The label the diagram puts on a message kind (the rule of the page's `message_label`).
+fn expected_label(kind: &str) -> String {
+    let (base, dir) = [
+        ("Request", "req"),
+        ("Response", "resp"),
+        ("Failed", "failed"),
+    ]
+    .iter()
+    .find_map(|(suffix, dir)| kind.strip_suffix(suffix).map(|b| (b, *dir)))
+    .unwrap_or((kind, ""));
+    let base = if base == "BrokerHeartbeat" {
+        "heartbeat"
+    } else {
+        base
+    };
+    if dir.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base} {dir}")
+    }
+}
+
+const MESSAGES_JS: &str = "
+    const read = (sel) => Array.from(document.querySelectorAll(sel)).map(g => {
+        const t = g.querySelector('.track'), d = g.querySelector('.dot'), l = g.querySelector('.msg-label');
+        return { id: g.dataset.messageId, kind: g.dataset.kind, state: g.dataset.state,
+                 progress: Number(g.dataset.progress), label: l ? l.textContent : '',
+                 drop: !!g.querySelector('.drop-mark'),
+                 x1: Number(t.getAttribute('x1')), y1: Number(t.getAttribute('y1')),
+                 x2: Number(t.getAttribute('x2')), y2: Number(t.getAttribute('y2')),
+                 cx: Number(d.getAttribute('cx')), cy: Number(d.getAttribute('cy')) };
+    });
+    return read('#messages .message').concat(read('#recent-messages .message'));";
+
+/// Every message drawn: (id, kind, state, progress, label, drop mark, on its track).
+async fn messages_seen(c: &Client) -> Result<Vec<Value>> {
+    Ok(c.execute(MESSAGES_JS, vec![])
+        .await?
+        .as_array()
+        .cloned()
+        .unwrap_or_default())
+}
+
+fn check_message(m: &Value) -> Result<()> {
+    let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let n = |k: &str| m.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    if s("label") != expected_label(&s("kind")) {
+        return Err(format!("message {m} is labelled `{}`", s("label")).into());
+    }
+    let p = n("progress");
+    let (x, y) = (
+        n("x1") + (n("x2") - n("x1")) * p,
+        n("y1") + (n("y2") - n("y1")) * p,
+    );
+    if !(0.0..=1.0).contains(&p) || (x - n("cx")).abs() > 0.2 || (y - n("cy")).abs() > 0.2 {
+        return Err(format!("message {m} is not on its link at progress {p}").into());
+    }
+    match s("state").as_str() {
+        "delivered" if p != 1.0 => Err(format!("delivered message {m} is not at its end").into()),
+        "dropped" if m.get("drop") != Some(&json!(true)) => {
+            Err(format!("dropped message {m} has no ✕").into())
+        }
+        "in-flight" | "delivered" | "dropped" => Ok(()),
+        other => Err(format!("message {m} has state `{other}`").into()),
+    }
+}
+
+/// Messages move along their links with their kind labels: one stepped event at a time a
+/// message is caught in flight on its track, then shown delivered at the receiver; while
+/// playing slowly PreVote/Vote, BeginQuorumEpoch, Fetch and heartbeat all show up; a drop rule
+/// gives messages marked dropped.
+async fn messages_in_flight(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    c.goto(&format!("{url}?seed=42")).await?;
+    wait_loaded(c, "free play").await?;
+    let mut caught = None;
+    for _ in 0..200 {
+        click(c, "#btn-step").await?;
+        let seen = messages_seen(c).await?;
+        if let Some(m) = seen
+            .iter()
+            .find(|m| m.get("state") == Some(&json!("in-flight")))
+        {
+            caught = Some(m.clone());
+            break;
+        }
+    }
+    let caught = caught.ok_or("200 single events and no message in flight")?;
+    check_message(&caught)?;
+    let id = caught
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    // One event at a time until it arrives: then it is drawn delivered at the receiver.
+    let mut delivered = None;
+    for _ in 0..200 {
+        click(c, "#btn-step").await?;
+        let seen = messages_seen(c).await?;
+        let mine: Vec<&Value> = seen
+            .iter()
+            .filter(|m| m.get("id") == Some(&json!(id)))
+            .collect();
+        if let Some(m) = mine
+            .iter()
+            .find(|m| m.get("state") != Some(&json!("in-flight")))
+        {
+            delivered = Some((*m).clone());
+            break;
+        }
+        if mine.is_empty() {
+            return Err(format!("message {id} vanished without being shown delivered").into());
+        }
+    }
+    let delivered = delivered.ok_or_else(|| format!("message {id} was never delivered"))?;
+    if delivered.get("state") != Some(&json!("delivered")) {
+        return Err(format!("message {id} ended as {delivered}").into());
+    }
+    check_message(&delivered)?;
+
+    set_speed(c, "25").await?;
+    let mut kinds = std::collections::BTreeSet::new();
+    let wanted = ["Vote", "BeginQuorumEpoch", "Fetch", "heartbeat"];
+    for _ in 0..400 {
+        for m in messages_seen(c).await? {
+            check_message(&m)?;
+            let label = m.get("label").and_then(Value::as_str).unwrap_or("");
+            let base = label.split(' ').next().unwrap_or("");
+            kinds.insert(if base == "PreVote" {
+                "Vote".to_string()
+            } else {
+                base.to_string()
+            });
+        }
+        if wanted.iter().all(|k| kinds.contains(*k)) {
+            break;
+        }
+        click(c, "#btn-step-tick").await?;
+    }
+    if let Some(missing) = wanted.iter().find(|k| !kinds.contains(**k)) {
+        return Err(format!("no `{missing}` message drawn; saw {kinds:?}").into());
+    }
+    let (leader, _) = leader_of(&nodes(c).await?).ok_or("no leader")?;
+    let follower = [101, 102, 103]
+        .into_iter()
+        .find(|&i| i != leader)
+        .unwrap_or(101);
+    type_command(c, &format!("drop from={leader} to={follower}")).await?;
+    let dropped = wait_until("a message drawn as dropped", || async {
+        click(c, "#btn-step").await?;
+        Ok(messages_seen(c)
+            .await?
+            .into_iter()
+            .find(|m| m.get("state") == Some(&json!("dropped"))))
+    })
+    .await?;
+    check_message(&dropped)?;
+    screenshot(c, shot).await;
     no_errors(c).await
 }

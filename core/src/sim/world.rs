@@ -22,7 +22,7 @@ use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, MessageView, NodeView,
-    RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
+    RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -888,6 +888,7 @@ impl World {
             self.network.record_drop(m);
             return;
         }
+        self.network.record_delivery(message_view(&m, false));
         if m.to == ADMIN_CLIENT_ID {
             self.network.delivered += 1;
             if let Message::Controller(ControllerMessage::Response {
@@ -1414,16 +1415,24 @@ impl World {
             self.network
                 .dropped
                 .iter()
-                .filter(|m| m.send_ms + 200 >= self.now_ms)
+                .filter(|m| m.send_ms + RECENT_MESSAGE_MS >= self.now_ms)
                 .map(|m| message_view(m, true)),
         );
         messages.sort_by_key(|m| (m.send_ms, m.id));
+        let recently_delivered = self
+            .network
+            .recently_delivered
+            .iter()
+            .filter(|m| m.arrive_ms + RECENT_MESSAGE_MS >= self.now_ms)
+            .cloned()
+            .collect();
         ClusterView {
             now_ms: self.now_ms,
             seed: self.config.seed,
             events_run: self.events_run,
             nodes,
             messages,
+            recently_delivered,
         }
     }
 

@@ -18,7 +18,13 @@ pub struct ClusterView {
     pub nodes: Vec<NodeView>,
     /// Messages in flight (and recently dropped ones), sorted by send time.
     pub messages: Vec<MessageView>,
+    /// Messages delivered in the last [`RECENT_MESSAGE_MS`] (at most the last 32), oldest first.
+    pub recently_delivered: Vec<MessageView>,
 }
+
+/// How long (virtual ms) a dropped message (after its send) or a delivered one (after its
+/// arrival) stays in the view.
+pub const RECENT_MESSAGE_MS: u64 = 200;
 
 /// One node (controller, broker or combined).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
