@@ -1734,3 +1734,67 @@ fn emit_snapshot(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod view_tests {
+    use super::*;
+    use crate::sim::WorldConfig;
+
+    #[test]
+    fn the_view_shows_timers_the_hw_computation_and_transitions() {
+        let mut w = World::new(WorldConfig::new(5, vec![101, 102, 103], vec![1])).unwrap();
+        w.run_for(5_000);
+        let (leader, _) = w.leader().expect("a leader after 5 s");
+        let v = w.view();
+        for n in &v.nodes {
+            let timer = n
+                .raft_timer
+                .as_ref()
+                .expect("every running node has a timer");
+            assert!(
+                timer.deadline_ms >= v.now_ms && timer.deadline_ms <= v.now_ms + timer.duration_ms
+            );
+            if n.id == leader {
+                assert_eq!(
+                    (timer.kind.as_str(), timer.duration_ms),
+                    ("check-quorum", 3000)
+                );
+                let calc = n
+                    .high_watermark_calc
+                    .as_ref()
+                    .expect("the leader's HW computation");
+                assert_eq!(calc.voters.len(), 3);
+                assert!(calc.voters.windows(2).all(|p| p[0].1 >= p[1].1));
+                assert_eq!(calc.index_of_hw, 1);
+                assert_eq!(calc.candidate, calc.voters[1].1);
+                assert_eq!(calc.high_watermark, n.high_watermark);
+                assert!(calc.past_epoch_start);
+                let t = n.last_transition.as_ref().expect("a transition line");
+                assert_eq!(
+                    (t.from.as_str(), t.to.as_str(), t.epoch),
+                    ("Candidate", "Leader", n.epoch)
+                );
+            } else {
+                assert_eq!((timer.kind.as_str(), timer.duration_ms), ("fetch", 2000));
+                assert!(n.high_watermark_calc.is_none());
+                assert_eq!(
+                    n.last_transition.as_ref().map(|t| t.to.as_str()),
+                    Some("Follower")
+                );
+            }
+        }
+        // The next delivery is in the view at once.
+        let delivered = w.network().delivered;
+        while w.network().delivered == delivered {
+            assert!(w.step(), "events run out");
+        }
+        let v = w.view();
+        assert!(!v.recently_delivered.is_empty());
+        assert!(v.recently_delivered.iter().all(|m| m.arrive_ms <= v.now_ms
+            && m.arrive_ms + RECENT_MESSAGE_MS >= v.now_ms
+            && !m.dropped));
+        w.kill(leader).unwrap();
+        let killed = w.view().nodes.into_iter().find(|n| n.id == leader).unwrap();
+        assert!(killed.raft_timer.is_none() && killed.high_watermark_calc.is_none());
+    }
+}
