@@ -11,23 +11,52 @@ use crate::components::cluster_view::ClusterDiagram;
 use crate::components::console::ConsolePanel;
 use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
+use crate::components::help::HelpOverlay;
+use crate::components::hw_panel::HighWatermarkPanel;
 use crate::components::lesson_panel::{labels, LessonPanel, LessonPicker};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
+use crate::components::state_diagram::StateDiagram;
+use crate::components::theme::ThemeToggle;
+use crate::share;
 use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
 
-fn page_query() -> String {
-    web_sys::window()
+/// The address's query; a bare address takes the session kept in `localStorage` (and shows it
+/// in the address bar). The flag says whether the session was restored that way.
+fn page_query() -> (String, bool) {
+    let query = web_sys::window()
         .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if !query.is_empty() {
+        return (query, false);
+    }
+    match share::stored_session() {
+        Some(kept) => {
+            let kept = if kept.starts_with('?') {
+                kept
+            } else {
+                format!("?{kept}")
+            };
+            share::save_query(&kept);
+            (kept, true)
+        }
+        None => (query, false),
+    }
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let built = use_memo((), |_| PageConfig::from_query(&page_query())?.build());
+    let built = use_memo((), |_| {
+        let (query, restored) = page_query();
+        PageConfig::from_query(&query)?
+            .build()
+            .map(|p| (p, restored))
+    });
     match &*built {
-        Ok(initial) => html! { <Playfield initial={initial.clone()} /> },
+        Ok((initial, restored)) => {
+            html! { <Playfield initial={initial.clone()} restored={*restored} /> }
+        }
         Err(e) => {
             html! { <main class="fatal"><h1>{"KRaft Playground"}</h1><p id="error">{ e.clone() }</p></main> }
         }
@@ -39,6 +68,9 @@ pub fn App() -> Html {
 pub struct PlayfieldProps {
     /// The state to start from.
     pub initial: Playground,
+    /// Whether it was rebuilt from the session kept in `localStorage` (a bare address).
+    #[prop_or_default]
+    pub restored: bool,
 }
 
 /// The node shown by default: the first controller, else the first node.
@@ -57,18 +89,36 @@ fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
     if e.ctrl_key() || e.alt_key() || e.meta_key() {
         return None;
     }
-    let tag = e
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .map(|el| el.tag_name().to_ascii_lowercase())
-        .unwrap_or_default();
-    if matches!(tag.as_str(), "input" | "textarea" | "select") {
+    if typed_into_field(e) {
         return None;
     }
     match e.key().as_str() {
         "ArrowRight" | " " | "Spacebar" => Some(Action::LessonNext),
         "ArrowLeft" => Some(Action::LessonPrev),
         "Home" => Some(Action::LessonRestart),
+        _ => None,
+    }
+}
+
+/// Whether a key event was typed into a text field or a menu (those keys are theirs).
+fn typed_into_field(e: &KeyboardEvent) -> bool {
+    let tag = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|el| el.tag_name().to_ascii_lowercase())
+        .unwrap_or_default();
+    matches!(tag.as_str(), "input" | "textarea" | "select")
+}
+
+/// The page-wide keys: `?` toggles the keyboard help, Escape closes it. Gives the new
+/// open/closed state, or `None` when the key is not one of them.
+fn help_key(e: &KeyboardEvent, open: bool) -> Option<bool> {
+    if e.ctrl_key() || e.alt_key() || e.meta_key() {
+        return None;
+    }
+    match e.key().as_str() {
+        "?" if !typed_into_field(e) => Some(!open),
+        "Escape" if open => Some(false),
         _ => None,
     }
 }
@@ -92,6 +142,68 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             move || drop(interval)
         });
     }
+
+    // The lesson step and the command history in the address and in localStorage; not while
+    // playing (a frame every 50 ms would flood the history API), but as soon as it pauses.
+    {
+        let params = state.share_params();
+        use_effect_with((params, state.playing), |((step, cmds), playing)| {
+            if !*playing {
+                let search = web_sys::window()
+                    .and_then(|w| w.location().search().ok())
+                    .unwrap_or_default();
+                let query =
+                    share::with_params(&search, &[("step", step.clone()), ("cmds", cmds.clone())]);
+                share::save_query(&query);
+            }
+        });
+    }
+    let restored = use_state(|| props.restored);
+    let on_fresh = Callback::from(|_: MouseEvent| {
+        share::forget_session();
+        if let Some(w) = web_sys::window() {
+            let path = w.location().pathname().unwrap_or_default();
+            let _ = w.location().set_href(&path);
+        }
+    });
+    let on_keep = {
+        let restored = restored.clone();
+        Callback::from(move |_: MouseEvent| restored.set(false))
+    };
+
+    // The keyboard help overlay and its keys (`?`, Escape), on every page.
+    let help_open = use_state(|| false);
+    {
+        let help_open = help_open.clone();
+        use_effect_with(*help_open, move |open| {
+            let open = *open;
+            let listener = web_sys::window().map(|window| {
+                EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                            return;
+                        };
+                        if let Some(next) = help_key(e, open) {
+                            e.prevent_default();
+                            help_open.set(next);
+                        }
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
+    let on_help_close = {
+        let help_open = help_open.clone();
+        Callback::from(move |()| help_open.set(false))
+    };
+    let on_help_open = {
+        let help_open = help_open.clone();
+        Callback::from(move |_: MouseEvent| help_open.set(true))
+    };
 
     // The lesson keys, while a lesson is open.
     {
@@ -144,6 +256,10 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                     <div class="panels">
                         <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()} />
                         <div class="side">
+                            <HighWatermarkPanel view={view.clone()} />
+                            if let Some(node) = view.nodes.iter().find(|n| n.id == shown) {
+                                <StateDiagram node={node.clone()} />
+                            }
                             <LogTail view={view.clone()} selected={shown} on_select={on_select} />
                             <BrokerPanel view={view.clone()} />
                         </div>
@@ -180,7 +296,21 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                 }
                 <LessonPicker current={state.lesson.as_ref().map(|l| l.index)} lang={state.lang}
                               on_action={on_action.clone()} />
+                <ThemeToggle />
+                <button id="btn-help" class="help-button" onclick={on_help_open}
+                        title="Keyboard shortcuts (?)">{"? Keys"}</button>
             </header>
+            if *help_open {
+                <HelpOverlay on_close={on_help_close} />
+            }
+            if *restored {
+                <p class="restored" id="restored" role="status">
+                    {"Restored the last session kept in this browser. "}
+                    <button id="btn-fresh" onclick={on_fresh}>{"Start fresh"}</button>
+                    {" "}
+                    <button id="btn-keep" onclick={on_keep}>{"Keep it"}</button>
+                </p>
+            }
             if let Some(run) = &state.lesson {
                 <LessonPanel run={run.clone()} lang={state.lang} on_action={on_action.clone()} />
             }

@@ -10,6 +10,7 @@ pub mod app;
 pub mod bench;
 pub mod components;
 pub mod lessons;
+pub mod share;
 pub mod state;
 
 use wasm_bindgen::prelude::wasm_bindgen;

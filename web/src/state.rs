@@ -10,6 +10,7 @@ use kraft_core::view::ClusterView;
 use yew::Reducible;
 
 use crate::lessons;
+use crate::share::{self, NEXT_STEP_LINE};
 
 /// Wall-clock milliseconds between two frames while playing.
 pub const FRAME_WALL_MS: u32 = 50;
@@ -161,6 +162,10 @@ pub struct Playground {
     pub lesson: Option<Rc<LessonRun>>,
     /// The console's scrollback, oldest first.
     pub scrollback: Rc<Vec<ConsoleEntry>>,
+    /// Every command that changed the console since it was made (typed lines, and the buttons
+    /// as the console commands that do the same), with [`NEXT_STEP_LINE`] where a lesson step
+    /// ran after them: replaying it rebuilds this state.
+    pub history: Rc<Vec<String>>,
 }
 
 impl PartialEq for Playground {
@@ -199,6 +204,9 @@ impl Playground {
             brokers,
             lesson: None,
             lang: Lang::default(),
+            step: None,
+            cmds: Vec::new(),
+            url_error: None,
         }
         .build()
     }
@@ -215,6 +223,7 @@ impl Playground {
             config,
             lesson: None,
             scrollback: Rc::new(Vec::new()),
+            history: Rc::new(Vec::new()),
         }
     }
 
@@ -228,6 +237,7 @@ impl Playground {
             .map_err(|e| format!("cannot build the world ({cmd}): {e}"))?;
         self.console = Rc::new(RefCell::new(console));
         self.lesson = None;
+        self.history = Rc::new(Vec::new());
         Ok(())
     }
 
@@ -235,6 +245,7 @@ impl Playground {
     fn start_lesson(&mut self, index: usize) -> Result<(), String> {
         let lesson = lessons::parse(index).map_err(|e| e.to_string())?;
         self.console = Rc::new(RefCell::new(Console::new()));
+        self.history = Rc::new(Vec::new());
         self.lesson = Some(Rc::new(LessonRun {
             index,
             lesson: Rc::new(lesson),
@@ -256,6 +267,7 @@ impl Playground {
             .map(|s| (!s.command.is_empty()).then(|| step_output(&mut console, &s.command)))
             .collect();
         self.console = Rc::new(RefCell::new(console));
+        self.history = Rc::new(Vec::new());
         self.lesson = Some(Rc::new(LessonRun {
             pos,
             outputs,
@@ -277,6 +289,145 @@ impl Playground {
         next.outputs.push(out);
         next.pos += 1;
         self.lesson = Some(Rc::new(next));
+        if !self.history.is_empty() {
+            Rc::make_mut(&mut self.history).push(NEXT_STEP_LINE.to_string());
+        }
+    }
+
+    /// Runs a console line, shows it in the scrollback and keeps it in the history.
+    fn exec_line(&mut self, line: &str) {
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            return;
+        }
+        let result = self.console.borrow_mut().exec(&line);
+        let entry = match result {
+            Ok(output) => ConsoleEntry {
+                command: line.clone(),
+                output,
+                failed: false,
+            },
+            Err(e) => ConsoleEntry {
+                command: line.clone(),
+                output: format!("error: {e}"),
+                failed: true,
+            },
+        };
+        let sb = Rc::make_mut(&mut self.scrollback);
+        sb.push(entry);
+        if sb.len() > SCROLLBACK_LIMIT {
+            sb.drain(..sb.len() - SCROLLBACK_LIMIT);
+        }
+        Rc::make_mut(&mut self.history).push(line);
+    }
+
+    /// Keeps a button's action in the history as the console command that does the same;
+    /// consecutive steps and frames merge into one `step N` or `run Nms`.
+    fn record(&mut self, action: &Action) {
+        let history = Rc::make_mut(&mut self.history);
+        let line = match *action {
+            Action::Step => {
+                if let Some(n) = history.last().and_then(|l| count_arg(l, "step", "")) {
+                    *history.last_mut().expect("checked") = format!("step {}", n + 1);
+                    return;
+                }
+                "step".to_string()
+            }
+            Action::StepTick | Action::Tick => {
+                // Not `run Nms`: N frames of `run_for(ms)` do not always run the events of
+                // the same instant in the order one `run_for(N * ms)` does.
+                let ms = self.sim_ms_per_frame;
+                if let Some((n, m)) = history.last().and_then(|l| frames_line(l).ok()) {
+                    if m == ms {
+                        *history.last_mut().expect("checked") = frames_text(n + 1, ms);
+                        return;
+                    }
+                }
+                frames_text(1, ms)
+            }
+            Action::Kill(id) => format!("kill -9 {id}"),
+            Action::Restart(id) => format!("start {id}"),
+            Action::Stop(id) => format!("kill -STOP {id}"),
+            Action::Cont(id) => format!("kill -CONT {id}"),
+            _ => return,
+        };
+        history.push(line);
+    }
+
+    /// Replays `n` play frames of `ms` each, as [`Action::Tick`] ran them, and keeps the line.
+    fn replay_frames(&mut self, line: &str, n: u64, ms: u64, errors: &mut Vec<String>) {
+        {
+            let mut console = self.console.borrow_mut();
+            let Some(world) = console.world.as_mut() else {
+                errors.push(format!("`{line}`: no cluster yet"));
+                return;
+            };
+            for _ in 0..n {
+                world.run_for(ms);
+            }
+        }
+        Rc::make_mut(&mut self.history).push(line.to_string());
+    }
+
+    /// The `step=` and `cmds=` values that rebuild this state (`None` when not needed).
+    pub fn share_params(&self) -> (Option<String>, Option<String>) {
+        let step = self
+            .lesson
+            .as_ref()
+            .filter(|l| l.pos > 0)
+            .map(|l| l.pos.to_string());
+        let cmds = (!self.history.is_empty()).then(|| share::encode_cmds(&self.history));
+        (step, cmds)
+    }
+
+    /// Rebuilds the state an address asks for: the lesson to `step` (the steps marked with
+    /// [`NEXT_STEP_LINE`] in `cmds` run in their place) and every command of `cmds` in order.
+    /// Problems are given back as text; what could be replayed is.
+    fn replay(&mut self, step: Option<usize>, cmds: &[String]) -> Vec<String> {
+        let mut errors = Vec::new();
+        let markers = cmds.iter().filter(|l| *l == NEXT_STEP_LINE).count();
+        match self.lesson.clone() {
+            Some(run) => {
+                let mut target = step.unwrap_or(markers);
+                if target > run.len() {
+                    errors.push(format!(
+                        "?step={target}: lesson {} has {} steps",
+                        run.name(),
+                        run.len()
+                    ));
+                    target = run.len();
+                }
+                if target < markers {
+                    errors.push(format!(
+                        "?step={target} is less than the {markers} lesson steps in ?cmds="
+                    ));
+                }
+                let base = target.saturating_sub(markers);
+                if base > 0 {
+                    self.lesson_goto(base);
+                }
+            }
+            None => {
+                if let Some(n) = step {
+                    errors.push(format!("?step={n} needs a ?lesson="));
+                }
+            }
+        }
+        for line in cmds {
+            if line == NEXT_STEP_LINE {
+                if self.lesson.is_some() {
+                    self.lesson_next();
+                }
+            } else if line.starts_with(FRAMES_PREFIX) {
+                match frames_line(line) {
+                    Ok((n, ms)) => self.replay_frames(line, n, ms, &mut errors),
+                    Err(e) => errors.push(e),
+                }
+            } else {
+                self.exec_line(line);
+            }
+        }
+        errors
     }
 
     fn refresh_view(&mut self) {
@@ -343,27 +494,7 @@ impl Reducible for Playground {
                 Ok(())
             }
             Action::Exec(line) => {
-                let line = line.trim().to_string();
-                if !line.is_empty() {
-                    let result = next.console.borrow_mut().exec(&line);
-                    let entry = match result {
-                        Ok(output) => ConsoleEntry {
-                            command: line,
-                            output,
-                            failed: false,
-                        },
-                        Err(e) => ConsoleEntry {
-                            command: line,
-                            output: format!("error: {e}"),
-                            failed: true,
-                        },
-                    };
-                    let sb = Rc::make_mut(&mut next.scrollback);
-                    sb.push(entry);
-                    if sb.len() > SCROLLBACK_LIMIT {
-                        sb.drain(..sb.len() - SCROLLBACK_LIMIT);
-                    }
-                }
+                next.exec_line(&line);
                 Ok(())
             }
             Action::LessonNext => {
@@ -395,7 +526,13 @@ impl Reducible for Playground {
                     None => next.start_free_play(),
                 }
             }
-            ref a => next.world_action(a),
+            ref a => {
+                let done = next.world_action(a);
+                if done.is_ok() {
+                    next.record(a);
+                }
+                done
+            }
         };
         if let Err(e) = result {
             next.last_error = Some(e);
@@ -432,6 +569,49 @@ pub struct PageConfig {
     pub lesson: Option<String>,
     /// The narration language.
     pub lang: Lang,
+    /// `?step=N`: how many lesson steps to run (lesson mode only).
+    pub step: Option<usize>,
+    /// `?cmds=`: the console commands to replay, in order.
+    pub cmds: Vec<String>,
+    /// What was wrong with `step=` or `cmds=` (shown on the page; the rest still loads).
+    pub url_error: Option<String>,
+}
+
+/// In `cmds`, a line `#frames N MSms` stands for N frames of the play timer, MS virtual ms each.
+pub const FRAMES_PREFIX: &str = "#frames ";
+/// At most this many play frames are replayed from one `#frames` line.
+pub const MAX_REPLAY_FRAMES: u64 = 200_000;
+
+fn frames_text(n: u64, ms: u64) -> String {
+    format!("{FRAMES_PREFIX}{n} {ms}ms")
+}
+
+/// Reads `#frames N MSms`: (N, MS).
+fn frames_line(line: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{line}` is not `{FRAMES_PREFIX}N MSms`");
+    let rest = line.strip_prefix(FRAMES_PREFIX).ok_or_else(bad)?;
+    let (n, ms) = rest.split_once(' ').ok_or_else(bad)?;
+    let n: u64 = n.parse().map_err(|_| bad())?;
+    let ms: u64 = ms
+        .strip_suffix("ms")
+        .and_then(|m| m.parse().ok())
+        .filter(|m| *m > 0)
+        .ok_or_else(bad)?;
+    if n > MAX_REPLAY_FRAMES {
+        return Err(format!(
+            "`{line}`: at most {MAX_REPLAY_FRAMES} frames are replayed"
+        ));
+    }
+    Ok((n, ms))
+}
+
+/// Reads `prefix N suffix` (e.g. `run 250ms`, `step 3`; a bare `step` is 1).
+fn count_arg(line: &str, prefix: &str, suffix: &str) -> Option<u64> {
+    let rest = line.strip_prefix(prefix)?;
+    if rest.is_empty() && suffix.is_empty() {
+        return Some(1);
+    }
+    rest.strip_prefix(' ')?.strip_suffix(suffix)?.parse().ok()
 }
 
 impl PageConfig {
@@ -443,7 +623,30 @@ impl PageConfig {
                 None => Ok(default.to_vec()),
             }
         };
+        let mut url_errors = Vec::new();
+        let step = query_value(query, "step").and_then(|v| match v.parse::<usize>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                url_errors.push(format!("?step={v} is not a step number"));
+                None
+            }
+        });
+        let cmds = match query_value(query, "cmds") {
+            Some(v) => share::decode_cmds(v).unwrap_or_else(|e| {
+                url_errors.push(e);
+                Vec::new()
+            }),
+            None => Vec::new(),
+        };
+        if let Some(v) = query_value(query, "seed").filter(|v| v.parse::<u64>().is_err()) {
+            url_errors.push(format!(
+                "?seed={v} is not a number; seed {DEFAULT_SEED} is used"
+            ));
+        }
         Ok(PageConfig {
+            step,
+            cmds,
+            url_error: (!url_errors.is_empty()).then(|| url_errors.join("; ")),
             seed: seed_from_query(query).unwrap_or(DEFAULT_SEED),
             controllers: ids("controllers", &DEFAULT_CONTROLLERS)?,
             brokers: ids("brokers", &DEFAULT_BROKERS)?,
@@ -473,6 +676,12 @@ impl PageConfig {
                 p.last_error = Some(e);
             }
             None => p.start_free_play()?,
+        }
+        let mut errors: Vec<String> = p.last_error.take().into_iter().collect();
+        errors.extend(self.url_error.clone());
+        errors.extend(p.replay(self.step, &self.cmds));
+        if !errors.is_empty() {
+            p.last_error = Some(format!("bad address: {}", errors.join("; ")));
         }
         p.refresh_view();
         Ok(p)
@@ -603,5 +812,98 @@ mod tests {
             s.last_error.is_some(),
             "killing an unknown node is an error"
         );
+    }
+
+    fn open(query: &str) -> Rc<Playground> {
+        Rc::new(PageConfig::from_query(query).unwrap().build().unwrap())
+    }
+
+    /// What the address of `p` is, rebuilt from scratch.
+    fn reopen(p: &Playground, base: &str) -> Rc<Playground> {
+        let (step, cmds) = p.share_params();
+        let q = crate::share::with_params(base, &[("step", step), ("cmds", cmds)]);
+        open(&q)
+    }
+
+    #[test]
+    fn the_address_replays_buttons_and_typed_commands() {
+        let mut s = open("?seed=5");
+        s = s.reduce(Action::Play);
+        for _ in 0..40 {
+            s = s.reduce(Action::Tick);
+        }
+        s = s
+            .reduce(Action::Pause)
+            .reduce(Action::Step)
+            .reduce(Action::Step);
+        s = s.reduce(Action::Exec("run until=leader".into()));
+        let leader = s
+            .view
+            .as_ref()
+            .unwrap()
+            .nodes
+            .iter()
+            .find(|n| n.raft_state == "Leader")
+            .unwrap()
+            .id;
+        s = s
+            .reduce(Action::Kill(leader))
+            .reduce(Action::Exec("run 4s".into()));
+        assert_eq!(
+            s.history[..3],
+            [
+                "#frames 40 50ms".to_string(),
+                "step 2".into(),
+                "run until=leader".into()
+            ]
+        );
+        let again = reopen(&s, "?seed=5");
+        let (a, b) = (format!("{:?}", again.view), format!("{:?}", s.view));
+        if a != b {
+            let i = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+            panic!(
+                "differ at {i}: replay `{}` vs live `{}`",
+                &a[i.saturating_sub(300)..(i + 200).min(a.len())],
+                &b[i.saturating_sub(300)..(i + 200).min(b.len())]
+            );
+        }
+        assert_eq!(again.history, s.history);
+        assert!(again.last_error.is_none());
+    }
+
+    #[test]
+    fn the_address_replays_a_lesson_with_commands_between_steps() {
+        let mut s = open("?lesson=02-election&lang=en");
+        for _ in 0..4 {
+            s = s.reduce(Action::LessonNext);
+        }
+        s = s.reduce(Action::Exec("run 1s".into()));
+        s = s.reduce(Action::LessonNext).reduce(Action::LessonNext);
+        assert_eq!(s.history[..], ["run 1s", NEXT_STEP_LINE, NEXT_STEP_LINE]);
+        assert_eq!(s.share_params().0.as_deref(), Some("6"));
+        let again = reopen(&s, "?lesson=02-election&lang=en");
+        assert_eq!(again.lesson.as_ref().unwrap().pos, 6);
+        assert_eq!(
+            again.lesson.as_ref().unwrap().outputs,
+            s.lesson.as_ref().unwrap().outputs
+        );
+        assert_eq!(again.view, s.view);
+        let back = s.reduce(Action::LessonPrev);
+        assert!(back.history.is_empty(), "a rewind replays the lesson alone");
+    }
+
+    #[test]
+    fn bad_addresses_give_an_error_not_a_panic() {
+        let e = |q: &str| open(q).last_error.clone().unwrap_or_default();
+        assert!(e("?lesson=03-timeline&step=abc").contains("?step=abc"));
+        assert!(e("?lesson=03-timeline&step=999").contains("has"));
+        assert!(e("?step=2").contains("needs a ?lesson="));
+        assert!(e("?cmds=%ZZ").contains("?cmds="));
+        assert!(e("?seed=x").contains("?seed=x"));
+        assert!(e("?cmds=%23frames%20x").contains("#frames"));
+        assert!(e("?cmds=%23frames%209999999%201ms").contains("at most"));
+        let s = open("?cmds=bogus%0Astatus");
+        assert!(s.last_error.is_none());
+        assert!(s.scrollback[0].failed && !s.scrollback[1].failed);
     }
 }

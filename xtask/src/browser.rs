@@ -246,6 +246,20 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
     }
     if t.ok() {
+        t.check(
+            "theme toggle switches the class on <html> and the choice survives a reload",
+            theme_toggle(c, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "`?` opens the keyboard help, Escape and its close button close it",
+            keyboard_help(c, &artifacts.join("help.png")),
+        )
+        .await;
+    }
+    if t.ok() {
         t.check("step runs one event", step_runs_one_event(c)).await;
     }
     let mut leader = None;
@@ -271,6 +285,23 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             brokers_running(c),
         )
         .await;
+    }
+    if let (true, Some((leader_id, _))) = (t.ok(), leader) {
+        t.check(
+            "the HW panel shows the leader's sorted voters, the index size/2 and the log's HW",
+            hw_panel_matches(c, leader_id),
+        )
+        .await;
+    }
+    if let (true, Some((leader_id, _))) = (t.ok(), leader) {
+        t.check(
+            "timer arcs: check-quorum around the leader, fetch around the followers",
+            timer_arcs(c, leader_id),
+        )
+        .await;
+        if t.ok() {
+            screenshot(c, &artifacts.join("panels.png")).await;
+        }
     }
     if let (true, Some((active_id, _))) = (t.ok(), leader) {
         t.check(
@@ -332,11 +363,48 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             lesson_election(c, url, &artifacts.join("lesson-election.png")),
         )
         .await;
+        if t.ok() {
+            t.check(
+                "after lesson 02 the state diagram of 102 lights Leader, Candidate → Leader last",
+                state_diagram_leader(c, &artifacts.join("state-diagram.png")),
+            )
+            .await;
+        }
     }
     if t.ok() {
         t.check(
             "free play: `status` typed into the console prints the status table",
             console_status(c, url),
+        )
+        .await;
+    }
+    let mut replayed = None;
+    if t.ok() {
+        replayed = t
+            .check(
+                "an address with cmds= replays frames, commands and a kill to the same world after reload",
+                url_replays_commands(c, url),
+            )
+            .await;
+    }
+    if let (true, Some(seen)) = (t.ok(), replayed) {
+        t.check(
+            "a bare address restores the session kept in localStorage; Start fresh forgets it",
+            bare_address_restores(c, url, &seen, &artifacts.join("restored.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "bad step= and cmds= values show an error, a good step= opens that step",
+            bad_url_values(c, url),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "messages move along their links with kind labels; delivered and dropped ones stay a while",
+            messages_in_flight(c, url, &artifacts.join("messages.png")),
         )
         .await;
     }
@@ -367,7 +435,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    14 + usize::from(has_election_lesson())
+    22 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1044,7 +1112,8 @@ async fn lesson_election(c: &Client, url: &str, shot: &Path) -> Result<()> {
 }
 
 async fn console_status(c: &Client, url: &str) -> Result<()> {
-    c.goto(url).await?;
+    // With a query: a bare address restores the session the lessons before left behind.
+    c.goto(&format!("{url}?seed=42")).await?;
     c.wait()
         .at_most(WAIT_LIMIT)
         .for_element(Locator::Css("#playground[data-mode='free']"))
@@ -1088,5 +1157,578 @@ async fn console_status(c: &Client, url: &str) -> Result<()> {
     if !value.is_empty() {
         return Err(format!("#console-input still holds `{value}` after Enter").into());
     }
+    no_errors(c).await
+}
+
+/// Presses a printable key (down and up) wherever the focus is.
+async fn press_char(c: &Client, k: char) -> Result<()> {
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k });
+    c.perform_actions(keys).await?;
+    Ok(())
+}
+
+/// The theme `<html>` carries: (`data-theme`, class list).
+async fn theme_of(c: &Client) -> Result<(String, String)> {
+    let v = c
+        .execute(
+            "return [document.documentElement.dataset.theme || '', document.documentElement.className];",
+            vec![],
+        )
+        .await?;
+    let at = |i: usize| v.get(i).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok((at(0), at(1)))
+}
+
+/// The page starts in a theme, the toggle switches the class on `<html>`, and the choice
+/// survives a reload; screenshots of both themes. Leaves the page in the theme it started in.
+async fn theme_toggle(c: &Client, artifacts: &Path) -> Result<()> {
+    let (first, class) = theme_of(c).await?;
+    if !matches!(first.as_str(), "light" | "dark") || class != format!("theme-{first}") {
+        return Err(format!("<html> has data-theme `{first}` and class `{class}`").into());
+    }
+    let other = if first == "light" { "dark" } else { "light" };
+    screenshot(c, &artifacts.join(format!("theme-{first}.png"))).await;
+    click(c, "#btn-theme").await?;
+    let (now, class) = theme_of(c).await?;
+    if now != other || class != format!("theme-{other}") {
+        return Err(format!("after the toggle: data-theme `{now}`, class `{class}`").into());
+    }
+    c.refresh().await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    let (kept, class) = theme_of(c).await?;
+    if kept != other || class != format!("theme-{other}") {
+        return Err(
+            format!("after reload: data-theme `{kept}`, class `{class}`, wanted {other}").into(),
+        );
+    }
+    let button = c
+        .find(Locator::Css("#btn-theme"))
+        .await?
+        .attr("data-theme")
+        .await?;
+    if button.as_deref() != Some(other) {
+        return Err(format!("#btn-theme has data-theme {button:?} after reload").into());
+    }
+    screenshot(c, &artifacts.join(format!("theme-{other}.png"))).await;
+    click(c, "#btn-theme").await?;
+    let (back, _) = theme_of(c).await?;
+    if back != first {
+        return Err(format!("the second toggle gave `{back}`, wanted `{first}`").into());
+    }
+    no_errors(c).await
+}
+
+/// `?` opens the keyboard help listing every shortcut; Escape closes it.
+async fn keyboard_help(c: &Client, shot: &Path) -> Result<()> {
+    press_char(c, '?').await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#help-overlay"))
+        .await
+        .map_err(|e| format!("`?` did not open #help-overlay: {e}"))?;
+    let text = text_of(c, "#help-overlay").await?;
+    for keys in ["?", "Esc", "Space", "←", "Home", "Enter", "↑", "↓"] {
+        if !text.contains(keys) {
+            return Err(format!("the help does not list `{keys}`: `{text}`").into());
+        }
+    }
+    screenshot(c, shot).await;
+    press(c, Key::Escape).await?;
+    wait_until("Escape to close #help-overlay", || async {
+        Ok(c.find_all(Locator::Css("#help-overlay"))
+            .await?
+            .is_empty()
+            .then_some(()))
+    })
+    .await?;
+    // The close button also closes it.
+    click(c, "#btn-help").await?;
+    click(c, "#help-close").await?;
+    wait_until("the close button to close #help-overlay", || async {
+        Ok(c.find_all(Locator::Css("#help-overlay"))
+            .await?
+            .is_empty()
+            .then_some(()))
+    })
+    .await?;
+    no_errors(c).await
+}
+
+/// The high-watermark panel of the leader: its numbers are those of the leader's metadata log
+/// row, the voters are sorted by end offset (descending) and the candidate is the entry at
+/// index size/2.
+async fn hw_panel_matches(c: &Client, leader_id: i32) -> Result<()> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('hw-panel');
+             if (!p) return null;
+             const log = document.getElementById('log-' + p.dataset.leaderId);
+             return { leader: p.dataset.leaderId, hw: p.dataset.hw, candidate: p.dataset.candidate,
+                      start: p.dataset.epochStart, index: p.dataset.index,
+                      shown: document.getElementById('hw-value').textContent,
+                      shownCandidate: document.getElementById('hw-candidate').textContent,
+                      logHw: log ? log.dataset.hw : null,
+                      ends: Array.from(p.querySelectorAll('.hw-voter')).map(e => e.dataset.endOffset),
+                      picked: Array.from(p.querySelectorAll('.hw-voter')).findIndex(e => e.classList.contains('picked')) };",
+            vec![],
+        )
+        .await?;
+    if v.is_null() {
+        return Err("there is no #hw-panel".into());
+    }
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    if s("leader") != leader_id.to_string() {
+        return Err(format!(
+            "#hw-panel shows leader {}, the leader is {leader_id}",
+            s("leader")
+        )
+        .into());
+    }
+    if s("hw").is_empty() || s("hw") != s("logHw") || s("shown").trim() != s("hw") {
+        return Err(format!("#hw-panel HW differs from the leader's log row: {v}").into());
+    }
+    let ends: Vec<Option<i64>> = v
+        .get("ends")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|e| e.as_str().and_then(|t| t.parse().ok()))
+                .collect()
+        })
+        .unwrap_or_default();
+    if ends.len() != 3 || ends.windows(2).any(|w| w[0] < w[1]) {
+        return Err(format!("voters are not sorted by end offset, descending: {ends:?}").into());
+    }
+    let index: usize = s("index")
+        .parse()
+        .map_err(|_| format!("bad data-index in {v}"))?;
+    let picked = v.get("picked").and_then(Value::as_i64).unwrap_or(-1);
+    if index != ends.len() / 2 || picked != index as i64 {
+        return Err(format!(
+            "picked entry {picked}, data-index {index}, wanted {}",
+            ends.len() / 2
+        )
+        .into());
+    }
+    let candidate = ends[index].map(|e| e.to_string()).unwrap_or_default();
+    if s("candidate") != candidate || s("shownCandidate").trim() != candidate {
+        return Err(format!(
+            "candidate {} is not entry {index} of {ends:?}",
+            s("candidate")
+        )
+        .into());
+    }
+    let (hw, start): (i64, i64) = (
+        s("hw").parse().map_err(|_| "bad HW")?,
+        s("start").parse().map_err(|_| "bad epoch start")?,
+    );
+    if hw <= start {
+        return Err(format!("HW {hw} is not past epochStartOffset {start}").into());
+    }
+    no_errors(c).await
+}
+
+/// A timer arc around every running node: check-quorum on the leader, fetch on the followers,
+/// each with no more left than its duration.
+async fn timer_arcs(c: &Client, leader_id: i32) -> Result<()> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#timers .timer')).map(t => ({
+                node: t.dataset.timerNode, kind: t.dataset.kind, left: t.dataset.remainingMs,
+                total: t.dataset.durationMs, arc: !!t.querySelector('.timer-arc') }));",
+            vec![],
+        )
+        .await?;
+    let arcs = v.as_array().ok_or("no timer list")?;
+    let running: Vec<i32> = nodes(c)
+        .await?
+        .iter()
+        .filter(|n| n.process == "running")
+        .map(|n| n.id)
+        .collect();
+    if arcs.len() != running.len() {
+        return Err(format!(
+            "{} timer arcs for {} running nodes: {v}",
+            arcs.len(),
+            running.len()
+        )
+        .into());
+    }
+    for a in arcs {
+        let s = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let want = if s("node") == leader_id.to_string() {
+            "check-quorum"
+        } else {
+            "fetch"
+        };
+        let (left, total): (u64, u64) = (
+            s("left").parse().map_err(|_| format!("bad timer {a}"))?,
+            s("total").parse().map_err(|_| format!("bad timer {a}"))?,
+        );
+        if s("kind") != want || left > total || total == 0 || a.get("arc") != Some(&json!(true)) {
+            return Err(format!("timer {a}: wanted a {want} arc with left <= total").into());
+        }
+    }
+    no_errors(c).await
+}
+
+/// After lesson 02 the state diagram of node 102 lights Leader and highlights Candidate → Leader.
+async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
+    click(c, "#node-102").await?;
+    let v = wait_until("#state-diagram of node 102", || async {
+        let v = c
+            .execute(
+                "const d = document.getElementById('state-diagram');
+                 if (!d || d.dataset.nodeId !== '102') return null;
+                 const cur = d.querySelectorAll('.sd-state.current');
+                 const last = d.querySelector('.sd-edge.last');
+                 return { current: d.dataset.current, lit: Array.from(cur).map(e => e.dataset.state),
+                          from: last ? last.dataset.from : '', to: last ? last.dataset.to : '' };",
+                vec![],
+            )
+            .await?;
+        Ok((!v.is_null()).then_some(v))
+    })
+    .await?;
+    screenshot(c, shot).await;
+    if v.get("current") != Some(&json!("Leader")) || v.get("lit") != Some(&json!(["Leader"])) {
+        return Err(format!("the diagram of 102 does not light Leader alone: {v}").into());
+    }
+    if v.get("from") != Some(&json!("Candidate")) || v.get("to") != Some(&json!("Leader")) {
+        return Err(format!("the last transition of 102 is not Candidate → Leader: {v}").into());
+    }
+    no_errors(c).await
+}
+
+/// What a replay must reproduce: each node's (id, role, epoch, process), virtual time, events.
+#[derive(Debug, PartialEq)]
+struct WorldSeen {
+    nodes: Vec<(i32, String, i32, String)>,
+    now_ms: u64,
+    events: u64,
+}
+
+async fn world_seen(c: &Client) -> Result<WorldSeen> {
+    let mut nodes: Vec<(i32, String, i32, String)> = nodes(c)
+        .await?
+        .into_iter()
+        .map(|n| (n.id, n.role, n.epoch, n.process))
+        .collect();
+    nodes.sort();
+    Ok(WorldSeen {
+        nodes,
+        now_ms: virtual_time_ms(c).await?,
+        events: events_run(c).await?,
+    })
+}
+
+async fn location_search(c: &Client) -> Result<String> {
+    Ok(c.execute("return location.search;", vec![])
+        .await?
+        .as_str()
+        .unwrap_or("")
+        .to_string())
+}
+
+async fn type_command(c: &Client, line: &str) -> Result<()> {
+    let before = c
+        .find_all(Locator::Css("#console-output .entry"))
+        .await?
+        .len();
+    c.find(Locator::Css("#console-input"))
+        .await
+        .map_err(|e| format!("no #console-input: {e}"))?
+        .send_keys(&(line.to_string() + &Key::Enter))
+        .await?;
+    wait_until(&format!("`{line}` in the scrollback"), || async {
+        let n = c
+            .find_all(Locator::Css("#console-output .entry"))
+            .await?
+            .len();
+        Ok((n > before).then_some(()))
+    })
+    .await
+}
+
+async fn wait_loaded(c: &Client, what: &str) -> Result<()> {
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("{what}: #playground did not appear: {e}"))?;
+    Ok(())
+}
+
+/// Free play with frames of the play timer, typed commands and a kill button; the address then
+/// holds `cmds=`, and a reload replays it to the same leader, epoch, time and event count.
+/// Gives what the world looked like.
+async fn url_replays_commands(c: &Client, url: &str) -> Result<WorldSeen> {
+    c.goto(&format!("{url}?seed=42")).await?;
+    wait_loaded(c, "free play").await?;
+    play_until(c, 1500).await?;
+    type_command(c, "run until=leader").await?;
+    let (old_id, old_epoch) =
+        leader_of(&nodes(c).await?).ok_or("no leader after run until=leader")?;
+    click(c, &format!("#btn-kill-{old_id}")).await?;
+    type_command(c, "run 4s").await?;
+    let before = world_seen(c).await?;
+    let (new_id, new_epoch) = leader_of(&nodes(c).await?).ok_or("no leader after run 4s")?;
+    if new_id == old_id || new_epoch <= old_epoch {
+        return Err(format!("no failover: {old_id}@{old_epoch} then {new_id}@{new_epoch}").into());
+    }
+    let search = wait_until("cmds= in the address", || async {
+        let s = location_search(c).await?;
+        Ok(s.contains("cmds=").then_some(s))
+    })
+    .await?;
+    for part in [
+        "seed=42",
+        "%23frames",
+        "run%20until%3Dleader",
+        &format!("kill%20-9%20{old_id}"),
+    ] {
+        if !search.contains(part) {
+            return Err(format!("the address `{search}` has no `{part}`").into());
+        }
+    }
+    c.refresh().await?;
+    wait_loaded(c, "reload").await?;
+    let after = wait_until("the replayed world", || async {
+        let w = world_seen(c).await?;
+        Ok((w.events > 0).then_some(w))
+    })
+    .await?;
+    if after != before {
+        return Err(format!("after reload {after:?}, before {before:?}").into());
+    }
+    let output = text_of(c, "#console-output").await?;
+    if !output.contains("$ run 4s") {
+        return Err(format!("the replayed commands are not in the scrollback: `{output}`").into());
+    }
+    no_errors(c).await?;
+    Ok(before)
+}
+
+/// A bare address restores the session kept in localStorage; "Start fresh" forgets it.
+async fn bare_address_restores(c: &Client, url: &str, seen: &WorldSeen, shot: &Path) -> Result<()> {
+    c.goto(url).await?;
+    wait_loaded(c, "bare address").await?;
+    c.find(Locator::Css("#restored"))
+        .await
+        .map_err(|e| format!("no #restored notice: {e}"))?;
+    let now = world_seen(c).await?;
+    if &now != seen {
+        return Err(format!("restored {now:?}, kept {seen:?}").into());
+    }
+    screenshot(c, shot).await;
+    click(c, "#btn-fresh").await?;
+    wait_until("a fresh page", || async {
+        let fresh = c
+            .find_all(Locator::Css("#playground[data-ready='true']"))
+            .await?;
+        if fresh.is_empty() || !c.find_all(Locator::Css("#restored")).await?.is_empty() {
+            return Ok(None);
+        }
+        Ok((virtual_time_ms(c).await? == 0).then_some(()))
+    })
+    .await?;
+    no_errors(c).await
+}
+
+/// Bad `step=` and `cmds=` values give a visible error, never a panic; a good `step=` opens the
+/// lesson at that step.
+async fn bad_url_values(c: &Client, url: &str) -> Result<()> {
+    c.goto(&format!(
+        "{url}?lesson=03-timeline&lang=en&step=abc&cmds=%ZZ"
+    ))
+    .await?;
+    wait_loaded(c, "bad values").await?;
+    let text = text_of(c, "#error")
+        .await
+        .map_err(|e| format!("no #error shown: {e}"))?;
+    if !text.contains("?step=abc") || !text.contains("?cmds=") {
+        return Err(format!("#error reads `{text}`").into());
+    }
+    no_errors(c).await?;
+    c.goto(&format!("{url}?seed=42&cmds=%23frames%20lots"))
+        .await?;
+    wait_loaded(c, "bad frames").await?;
+    let text = text_of(c, "#error")
+        .await
+        .map_err(|e| format!("no #error shown: {e}"))?;
+    if !text.contains("#frames") {
+        return Err(format!("#error reads `{text}`").into());
+    }
+    no_errors(c).await?;
+    c.goto(&format!("{url}?lesson=03-timeline&lang=en&step=3"))
+        .await?;
+    wait_loaded(c, "step=3").await?;
+    wait_for_step(c, 3).await?;
+    no_errors(c).await
+}
+
+/// The label the diagram puts on a message kind (the rule of the page's `message_label`).
+fn expected_label(kind: &str) -> String {
+    let (base, dir) = [
+        ("Request", "req"),
+        ("Response", "resp"),
+        ("Failed", "failed"),
+    ]
+    .iter()
+    .find_map(|(suffix, dir)| kind.strip_suffix(suffix).map(|b| (b, *dir)))
+    .unwrap_or((kind, ""));
+    let base = if base == "BrokerHeartbeat" {
+        "heartbeat"
+    } else {
+        base
+    };
+    if dir.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base} {dir}")
+    }
+}
+
+const MESSAGES_JS: &str = "
+    const read = (sel) => Array.from(document.querySelectorAll(sel)).map(g => {
+        const t = g.querySelector('.track'), d = g.querySelector('.dot'), l = g.querySelector('.msg-label');
+        return { id: g.dataset.messageId, kind: g.dataset.kind, state: g.dataset.state,
+                 progress: Number(g.dataset.progress), label: l ? l.textContent : '',
+                 drop: !!g.querySelector('.drop-mark'),
+                 x1: Number(t.getAttribute('x1')), y1: Number(t.getAttribute('y1')),
+                 x2: Number(t.getAttribute('x2')), y2: Number(t.getAttribute('y2')),
+                 cx: Number(d.getAttribute('cx')), cy: Number(d.getAttribute('cy')) };
+    });
+    return read('#messages .message').concat(read('#recent-messages .message'));";
+
+/// Every message drawn: (id, kind, state, progress, label, drop mark, on its track).
+async fn messages_seen(c: &Client) -> Result<Vec<Value>> {
+    Ok(c.execute(MESSAGES_JS, vec![])
+        .await?
+        .as_array()
+        .cloned()
+        .unwrap_or_default())
+}
+
+fn check_message(m: &Value) -> Result<()> {
+    let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let n = |k: &str| m.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    if s("label") != expected_label(&s("kind")) {
+        return Err(format!("message {m} is labelled `{}`", s("label")).into());
+    }
+    let p = n("progress");
+    let (x, y) = (
+        n("x1") + (n("x2") - n("x1")) * p,
+        n("y1") + (n("y2") - n("y1")) * p,
+    );
+    if !(0.0..=1.0).contains(&p) || (x - n("cx")).abs() > 0.2 || (y - n("cy")).abs() > 0.2 {
+        return Err(format!("message {m} is not on its link at progress {p}").into());
+    }
+    match s("state").as_str() {
+        "delivered" if p != 1.0 => Err(format!("delivered message {m} is not at its end").into()),
+        "dropped" if m.get("drop") != Some(&json!(true)) => {
+            Err(format!("dropped message {m} has no ✕").into())
+        }
+        "in-flight" | "delivered" | "dropped" => Ok(()),
+        other => Err(format!("message {m} has state `{other}`").into()),
+    }
+}
+
+/// Messages move along their links with their kind labels: one stepped event at a time a
+/// message is caught in flight on its track, then shown delivered at the receiver; while
+/// playing slowly PreVote/Vote, BeginQuorumEpoch, Fetch and heartbeat all show up; a drop rule
+/// gives messages marked dropped.
+async fn messages_in_flight(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    c.goto(&format!("{url}?seed=42")).await?;
+    wait_loaded(c, "free play").await?;
+    let mut caught = None;
+    for _ in 0..200 {
+        click(c, "#btn-step").await?;
+        let seen = messages_seen(c).await?;
+        if let Some(m) = seen
+            .iter()
+            .find(|m| m.get("state") == Some(&json!("in-flight")))
+        {
+            caught = Some(m.clone());
+            break;
+        }
+    }
+    let caught = caught.ok_or("200 single events and no message in flight")?;
+    check_message(&caught)?;
+    let id = caught
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    // One event at a time until it arrives: then it is drawn delivered at the receiver.
+    let mut delivered = None;
+    for _ in 0..200 {
+        click(c, "#btn-step").await?;
+        let seen = messages_seen(c).await?;
+        let mine: Vec<&Value> = seen
+            .iter()
+            .filter(|m| m.get("id") == Some(&json!(id)))
+            .collect();
+        if let Some(m) = mine
+            .iter()
+            .find(|m| m.get("state") != Some(&json!("in-flight")))
+        {
+            delivered = Some((*m).clone());
+            break;
+        }
+        if mine.is_empty() {
+            return Err(format!("message {id} vanished without being shown delivered").into());
+        }
+    }
+    let delivered = delivered.ok_or_else(|| format!("message {id} was never delivered"))?;
+    if delivered.get("state") != Some(&json!("delivered")) {
+        return Err(format!("message {id} ended as {delivered}").into());
+    }
+    check_message(&delivered)?;
+
+    set_speed(c, "25").await?;
+    let mut kinds = std::collections::BTreeSet::new();
+    let wanted = ["Vote", "BeginQuorumEpoch", "Fetch", "heartbeat"];
+    for _ in 0..400 {
+        for m in messages_seen(c).await? {
+            check_message(&m)?;
+            let label = m.get("label").and_then(Value::as_str).unwrap_or("");
+            let base = label.split(' ').next().unwrap_or("");
+            kinds.insert(if base == "PreVote" {
+                "Vote".to_string()
+            } else {
+                base.to_string()
+            });
+        }
+        if wanted.iter().all(|k| kinds.contains(*k)) {
+            break;
+        }
+        click(c, "#btn-step-tick").await?;
+    }
+    if let Some(missing) = wanted.iter().find(|k| !kinds.contains(**k)) {
+        return Err(format!("no `{missing}` message drawn; saw {kinds:?}").into());
+    }
+    let (leader, _) = leader_of(&nodes(c).await?).ok_or("no leader")?;
+    let follower = [101, 102, 103]
+        .into_iter()
+        .find(|&i| i != leader)
+        .unwrap_or(101);
+    type_command(c, &format!("drop from={leader} to={follower}")).await?;
+    let dropped = wait_until("a message drawn as dropped", || async {
+        click(c, "#btn-step").await?;
+        Ok(messages_seen(c)
+            .await?
+            .into_iter()
+            .find(|m| m.get("state") == Some(&json!("dropped"))))
+    })
+    .await?;
+    check_message(&dropped)?;
+    screenshot(c, shot).await;
     no_errors(c).await
 }

@@ -67,6 +67,8 @@ impl DropRule {
 
 /// How many dropped messages are remembered for views.
 pub const DROPPED_KEPT: usize = 32;
+/// How many delivered messages are remembered for views.
+pub const DELIVERED_KEPT: usize = 32;
 
 /// The network of a world.
 #[derive(Clone, Debug, Default)]
@@ -77,6 +79,9 @@ pub struct Network {
     pub in_flight: BTreeMap<u64, InFlight>,
     /// Recently dropped messages, newest last.
     pub dropped: VecDeque<InFlight>,
+    /// Recently delivered messages as views draw them, newest last (only for views: nothing
+    /// in the simulation reads it).
+    pub recently_delivered: VecDeque<crate::view::MessageView>,
     /// Directed links that deliver nothing.
     pub blocked: BTreeSet<(i32, i32)>,
     /// Drop rules.
@@ -128,6 +133,14 @@ impl Network {
             .get(&(from, to))
             .copied()
             .unwrap_or(self.config.latency_ms)
+    }
+
+    /// Remember a delivered message for views.
+    pub fn record_delivery(&mut self, m: crate::view::MessageView) {
+        if self.recently_delivered.len() >= DELIVERED_KEPT {
+            self.recently_delivered.pop_front();
+        }
+        self.recently_delivered.push_back(m);
     }
 
     /// Remember a dropped message for views.

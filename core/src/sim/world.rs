@@ -18,10 +18,11 @@ use crate::raft::io::{Outbound, RaftIo};
 use crate::raft::messages::Errors;
 use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
+use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
-    BatchView, BrokerView, ClusterView, ControllerView, MessageView, NodeView, MAX_BATCHES_IN_VIEW,
-    MAX_LOG_LINES_IN_VIEW,
+    BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, MessageView, NodeView,
+    RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -864,6 +865,7 @@ impl World {
             self.network.record_drop(m);
             return;
         }
+        self.network.record_delivery(message_view(&m, false));
         if m.to == ADMIN_CLIENT_ID {
             self.network.delivered += 1;
             if let Message::Controller(ControllerMessage::Response {
@@ -1370,16 +1372,24 @@ impl World {
             self.network
                 .dropped
                 .iter()
-                .filter(|m| m.send_ms + 200 >= self.now_ms)
+                .filter(|m| m.send_ms + RECENT_MESSAGE_MS >= self.now_ms)
                 .map(|m| message_view(m, true)),
         );
         messages.sort_by_key(|m| (m.send_ms, m.id));
+        let recently_delivered = self
+            .network
+            .recently_delivered
+            .iter()
+            .filter(|m| m.arrive_ms + RECENT_MESSAGE_MS >= self.now_ms)
+            .cloned()
+            .collect();
         ClusterView {
             now_ms: self.now_ms,
             seed: self.config.seed,
             events_run: self.events_run,
             nodes,
             messages,
+            recently_delivered,
         }
     }
 
@@ -1411,6 +1421,10 @@ impl World {
                     None,
                 )
             }
+        };
+        let (raft_timer, high_watermark_calc) = match &n.raft {
+            Some(r) => (raft_timer_view(r.state()), high_watermark_view(r.state())),
+            None => (None, None),
         };
         let batches = log.batches();
         let start = batches.len().saturating_sub(MAX_BATCHES_IN_VIEW);
@@ -1460,6 +1474,9 @@ impl World {
                 .map(|p| (p.file_name(), p.received)),
             log_tail: lines,
             next_timer_ms: next_timer,
+            raft_timer,
+            high_watermark_calc,
+            last_transition: n.log.lines().rev().find_map(transition_view),
             controller: n
                 .controller
                 .as_ref()
@@ -1472,6 +1489,72 @@ impl World {
             }),
         }
     }
+}
+
+/// The timer of a Raft state, for the view.
+fn raft_timer_view(s: &EpochState) -> Option<RaftTimerView> {
+    let (kind, deadline_ms, duration_ms) = match s {
+        EpochState::Unattached(u) => ("election", u.election_deadline_ms?, u.election_timeout_ms),
+        EpochState::Prospective(p) => ("election", p.election_deadline_ms, p.election_timeout_ms),
+        EpochState::Candidate(c) => ("election", c.election_deadline_ms, c.election_timeout_ms),
+        EpochState::Resigned(r) => ("election", r.election_deadline_ms, r.election_timeout_ms),
+        EpochState::Follower(f) => ("fetch", f.fetch_deadline_ms, f.fetch_timeout_ms),
+        EpochState::Leader(l) if l.voter_states.len() > 1 => (
+            "check-quorum",
+            l.check_quorum_deadline_ms,
+            l.check_quorum_timeout_ms,
+        ),
+        EpochState::Leader(_) => return None,
+    };
+    Some(RaftTimerView {
+        kind: kind.to_string(),
+        deadline_ms,
+        duration_ms,
+    })
+}
+
+/// The leader's high-watermark computation, for the view.
+fn high_watermark_view(s: &EpochState) -> Option<HighWatermarkView> {
+    let EpochState::Leader(l) = s else {
+        return None;
+    };
+    let voters = l.voters_by_descending_end_offset();
+    let index_of_hw = voters.len() / 2;
+    let candidate = voters.get(index_of_hw).and_then(|v| v.1);
+    Some(HighWatermarkView {
+        index_of_hw,
+        candidate,
+        epoch_start_offset: l.epoch_start_offset,
+        past_epoch_start: candidate.is_some_and(|c| c > l.epoch_start_offset),
+        high_watermark: l.high_watermark,
+        voters,
+    })
+}
+
+/// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
+/// `transitions` command does.
+fn transition_view(l: &LogLine) -> Option<TransitionView> {
+    let rest = l.message.strip_prefix("Completed transition to ")?;
+    let name = |t: &str| {
+        let t = t.split('(').next().unwrap_or(t);
+        t.strip_suffix("State").unwrap_or(t).to_string()
+    };
+    let from = rest
+        .rsplit_once(" from ")
+        .map(|(_, f)| name(f))
+        .unwrap_or_default();
+    let epoch = rest
+        .split("epoch=")
+        .nth(1)
+        .and_then(|e| e.split([',', ')']).next())
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    Some(TransitionView {
+        time_ms: l.time_ms,
+        from,
+        to: name(rest),
+        epoch,
+    })
 }
 
 fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
@@ -1607,4 +1690,68 @@ fn emit_snapshot(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod view_tests {
+    use super::*;
+    use crate::sim::WorldConfig;
+
+    #[test]
+    fn the_view_shows_timers_the_hw_computation_and_transitions() {
+        let mut w = World::new(WorldConfig::new(5, vec![101, 102, 103], vec![1])).unwrap();
+        w.run_for(5_000);
+        let (leader, _) = w.leader().expect("a leader after 5 s");
+        let v = w.view();
+        for n in &v.nodes {
+            let timer = n
+                .raft_timer
+                .as_ref()
+                .expect("every running node has a timer");
+            assert!(
+                timer.deadline_ms >= v.now_ms && timer.deadline_ms <= v.now_ms + timer.duration_ms
+            );
+            if n.id == leader {
+                assert_eq!(
+                    (timer.kind.as_str(), timer.duration_ms),
+                    ("check-quorum", 3000)
+                );
+                let calc = n
+                    .high_watermark_calc
+                    .as_ref()
+                    .expect("the leader's HW computation");
+                assert_eq!(calc.voters.len(), 3);
+                assert!(calc.voters.windows(2).all(|p| p[0].1 >= p[1].1));
+                assert_eq!(calc.index_of_hw, 1);
+                assert_eq!(calc.candidate, calc.voters[1].1);
+                assert_eq!(calc.high_watermark, n.high_watermark);
+                assert!(calc.past_epoch_start);
+                let t = n.last_transition.as_ref().expect("a transition line");
+                assert_eq!(
+                    (t.from.as_str(), t.to.as_str(), t.epoch),
+                    ("Candidate", "Leader", n.epoch)
+                );
+            } else {
+                assert_eq!((timer.kind.as_str(), timer.duration_ms), ("fetch", 2000));
+                assert!(n.high_watermark_calc.is_none());
+                assert_eq!(
+                    n.last_transition.as_ref().map(|t| t.to.as_str()),
+                    Some("Follower")
+                );
+            }
+        }
+        // The next delivery is in the view at once.
+        let delivered = w.network().delivered;
+        while w.network().delivered == delivered {
+            assert!(w.step(), "events run out");
+        }
+        let v = w.view();
+        assert!(!v.recently_delivered.is_empty());
+        assert!(v.recently_delivered.iter().all(|m| m.arrive_ms <= v.now_ms
+            && m.arrive_ms + RECENT_MESSAGE_MS >= v.now_ms
+            && !m.dropped));
+        w.kill(leader).unwrap();
+        let killed = w.view().nodes.into_iter().find(|n| n.id == leader).unwrap();
+        assert!(killed.raft_timer.is_none() && killed.high_watermark_calc.is_none());
+    }
 }

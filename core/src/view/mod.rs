@@ -18,7 +18,13 @@ pub struct ClusterView {
     pub nodes: Vec<NodeView>,
     /// Messages in flight (and recently dropped ones), sorted by send time.
     pub messages: Vec<MessageView>,
+    /// Messages delivered in the last [`RECENT_MESSAGE_MS`] (at most the last 32), oldest first.
+    pub recently_delivered: Vec<MessageView>,
 }
+
+/// How long (virtual ms) a dropped message (after its send) or a delivered one (after its
+/// arrival) stays in the view.
+pub const RECENT_MESSAGE_MS: u64 = 200;
 
 /// One node (controller, broker or combined).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -58,10 +64,60 @@ pub struct NodeView {
     pub log_tail: Vec<String>,
     /// Time (virtual ms) at which this node's next timer fires, if any.
     pub next_timer_ms: Option<u64>,
+    /// The Raft timer of the current state (election, fetch or check-quorum), if it has one.
+    pub raft_timer: Option<RaftTimerView>,
+    /// The leader's high-watermark computation; `None` unless this node leads.
+    pub high_watermark_calc: Option<HighWatermarkView>,
+    /// The newest `Completed transition to ...` line of this node's server.log, if any.
+    pub last_transition: Option<TransitionView>,
     /// The QuorumController of a running controller node.
     pub controller: Option<ControllerView>,
     /// The BrokerLifecycleManager of a running broker node.
     pub broker: Option<BrokerView>,
+}
+
+/// A Raft timer of the node's current state: when it fires and how long it was set for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RaftTimerView {
+    /// `election` (Unattached, Prospective, Candidate, Resigned), `fetch` (Follower) or
+    /// `check-quorum` (Leader).
+    pub kind: String,
+    /// Virtual time (ms) at which it fires.
+    pub deadline_ms: u64,
+    /// The duration it was set for (ms): the randomized election timeout, fetchTimeoutMs, or
+    /// the check-quorum timeout (fetchTimeoutMs * 1.5).
+    pub duration_ms: u64,
+}
+
+/// `LeaderState.maybeUpdateHighWatermark` as the leader sees it right now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HighWatermarkView {
+    /// Voters and their end offsets, sorted by end offset descending (ties by id); `None` when
+    /// the leader has no fetch position for that voter yet.
+    pub voters: Vec<(i32, Option<i64>)>,
+    /// The index into `voters` that is picked: `voters.len() / 2`.
+    pub index_of_hw: usize,
+    /// The end offset at `index_of_hw`: the offset a majority holds, if known.
+    pub candidate: Option<i64>,
+    /// epochStartOffset of the current leader epoch (the LEO when this leader was elected).
+    pub epoch_start_offset: i64,
+    /// Whether the candidate is past the epoch start offset (only then can the HW move).
+    pub past_epoch_start: bool,
+    /// The leader's high watermark now.
+    pub high_watermark: Option<i64>,
+}
+
+/// One QuorumState transition read back from a node's server.log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TransitionView {
+    /// Virtual time (ms) of the log line.
+    pub time_ms: u64,
+    /// The state left (`Unattached`, ..., or `null` at start-up).
+    pub from: String,
+    /// The state entered.
+    pub to: String,
+    /// The epoch of the state entered.
+    pub epoch: i32,
 }
 
 /// A QuorumController as the lecture panel draws it.

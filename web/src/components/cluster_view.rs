@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, MessageView, NodeView};
+use kraft_core::view::{ClusterView, MessageView, NodeView, RaftTimerView, RECENT_MESSAGE_MS};
 use yew::prelude::*;
 
 use super::role_class;
@@ -15,6 +15,10 @@ const RING_RADIUS: f64 = 245.0;
 const NODE_RADIUS: f64 = 68.0;
 /// Messages in each direction are drawn this far to the side of the centre line.
 const LANE_OFFSET: f64 = 10.0;
+/// Radius of the timer arc around a controller (a circle).
+const TIMER_RADIUS: f64 = NODE_RADIUS + 11.0;
+/// Radius of the timer arc around a broker (a rectangle, whose corners reach further).
+const TIMER_RADIUS_BROKER: f64 = 94.0;
 
 /// Properties of [`ClusterDiagram`].
 #[derive(Properties, PartialEq)]
@@ -42,33 +46,64 @@ pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
         .collect()
 }
 
-/// The CSS class of a message kind: `msg-vote`, `msg-fetch`, `msg-begin-quorum-epoch`, …
+/// A message kind split into its API and direction: `("Fetch", "req")`, `("Vote", "resp")`,
+/// `("Fetch", "failed")`; a kind without a known suffix is all API.
+fn split_kind(kind: &str) -> (&str, &str) {
+    for (suffix, dir) in [
+        ("Request", "req"),
+        ("Response", "resp"),
+        ("Failed", "failed"),
+    ] {
+        if let Some(base) = kind.strip_suffix(suffix) {
+            return (base, dir);
+        }
+    }
+    (kind, "")
+}
+
+/// The CSS class of a message kind: `msg-vote`, `msg-prevote`, `msg-fetch`, `msg-heartbeat`, …
 pub fn message_class(kind: &str) -> &'static str {
-    let base = kind
-        .trim_end_matches("Request")
-        .trim_end_matches("Response");
-    match base {
+    match split_kind(kind).0 {
         "Vote" => "msg-vote",
+        "PreVote" => "msg-prevote",
         "BeginQuorumEpoch" => "msg-begin",
         "EndQuorumEpoch" => "msg-end",
         "Fetch" => "msg-fetch",
         "FetchSnapshot" => "msg-snapshot",
+        "BrokerHeartbeat" => "msg-heartbeat",
+        "AlterPartition" => "msg-alter",
+        "ReplicaFetch" => "msg-replica",
         _ => "msg-other",
     }
 }
 
-/// A short label for a message kind, e.g. `Fetch req`, `Vote resp`.
+/// A short label for a message kind, e.g. `Fetch req`, `PreVote resp`, `heartbeat req`.
 pub fn message_label(kind: &str) -> String {
-    if let Some(base) = kind.strip_suffix("Request") {
-        format!("{base} req")
-    } else if let Some(base) = kind.strip_suffix("Response") {
-        format!("{base} resp")
+    let (base, dir) = split_kind(kind);
+    let base = match base {
+        "BrokerHeartbeat" => "heartbeat",
+        other => other,
+    };
+    if dir.is_empty() {
+        base.to_string()
     } else {
-        kind.to_string()
+        format!("{base} {dir}")
     }
 }
 
-fn draw_message(m: &MessageView, now_ms: u64, pos: &BTreeMap<i32, (f64, f64)>) -> Html {
+/// The page draws a message delivered or dropped `age` ms ago with this opacity.
+fn fade(age_ms: u64) -> f64 {
+    (1.0 - age_ms as f64 / RECENT_MESSAGE_MS as f64).clamp(0.2, 1.0)
+}
+
+/// A message: on its way (a dot moving along the link), dropped (marked ✕, fading) or just
+/// delivered (`delivered`: at the receiver, fading).
+fn draw_message(
+    m: &MessageView,
+    now_ms: u64,
+    pos: &BTreeMap<i32, (f64, f64)>,
+    delivered: bool,
+) -> Html {
     let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&m.from), pos.get(&m.to)) else {
         return html! {};
     };
@@ -80,12 +115,24 @@ fn draw_message(m: &MessageView, now_ms: u64, pos: &BTreeMap<i32, (f64, f64)>) -
     let (sx, sy) = (x1 + ux * NODE_RADIUS + ox, y1 + uy * NODE_RADIUS + oy);
     let (ex, ey) = (x2 - ux * NODE_RADIUS + ox, y2 - uy * NODE_RADIUS + oy);
     let span = m.arrive_ms.saturating_sub(m.send_ms).max(1) as f64;
-    let progress = (now_ms.saturating_sub(m.send_ms) as f64 / span).clamp(0.0, 1.0);
+    let progress = if delivered {
+        1.0
+    } else {
+        (now_ms.saturating_sub(m.send_ms) as f64 / span).clamp(0.0, 1.0)
+    };
+    let (state, opacity) = if delivered {
+        ("delivered", fade(now_ms.saturating_sub(m.arrive_ms)))
+    } else if m.dropped {
+        ("dropped", fade(now_ms.saturating_sub(m.send_ms)))
+    } else {
+        ("in-flight", 1.0)
+    };
     let (px, py) = (sx + (ex - sx) * progress, sy + (ey - sy) * progress);
     let class = classes!(
         "message",
         message_class(&m.kind),
-        m.dropped.then_some("dropped")
+        m.dropped.then_some("dropped"),
+        delivered.then_some("delivered")
     );
     let title = format!(
         "{} {} → {}: {} (sent {} ms, arrives {} ms){}",
@@ -95,20 +142,65 @@ fn draw_message(m: &MessageView, now_ms: u64, pos: &BTreeMap<i32, (f64, f64)>) -
         m.summary,
         m.send_ms,
         m.arrive_ms,
-        if m.dropped { " DROPPED" } else { "" }
+        match state {
+            "dropped" => " DROPPED",
+            "delivered" => " delivered",
+            _ => "",
+        }
     );
     html! {
         <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.clone()}
-           data-from={m.from.to_string()} data-to={m.to.to_string()}>
+           data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={state}
+           data-progress={format!("{progress:.3}")} opacity={format!("{opacity:.2}")}>
             <title>{ title }</title>
             <line class="track" x1={fmt(sx)} y1={fmt(sy)} x2={fmt(ex)} y2={fmt(ey)} marker-end="url(#arrow)" />
             <circle class="dot" cx={fmt(px)} cy={fmt(py)} r="9" />
             if m.dropped {
                 <text class="drop-mark" x={fmt(px)} y={fmt(py + 6.0)} text-anchor="middle">{"✕"}</text>
             }
-            <text class="msg-label" x={fmt(px + ox * 1.6)} y={fmt(py + oy * 1.6 - 12.0)} text-anchor="middle">
+            <text class="msg-label" x={fmt(px + ox * 1.6)} y={fmt(py + oy * 1.6 - 12.0)} text-anchor="middle"
+                  data-label={message_label(&m.kind)}>
                 { message_label(&m.kind) }
             </text>
+        </g>
+    }
+}
+
+/// The fraction of a timer still to run at `now_ms`, in [0, 1].
+pub fn timer_fraction(t: &RaftTimerView, now_ms: u64) -> f64 {
+    (t.deadline_ms.saturating_sub(now_ms) as f64 / t.duration_ms.max(1) as f64).clamp(0.0, 1.0)
+}
+
+/// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
+fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: bool) -> Html {
+    let Some(t) = node
+        .raft_timer
+        .as_ref()
+        .filter(|_| node.process == "running")
+    else {
+        return html! {};
+    };
+    let r = if broker_only {
+        TIMER_RADIUS_BROKER
+    } else {
+        TIMER_RADIUS
+    };
+    let circumference = 2.0 * PI * r;
+    let frac = timer_fraction(t, now_ms);
+    let left_ms = t.deadline_ms.saturating_sub(now_ms);
+    let title = format!(
+        "{} timer: {left_ms} ms left of {} ms (fires at {} ms)",
+        t.kind, t.duration_ms, t.deadline_ms
+    );
+    html! {
+        <g class={classes!("timer", format!("timer-{}", t.kind))} data-timer-node={node.id.to_string()}
+           data-kind={t.kind.clone()} data-remaining-ms={left_ms.to_string()}
+           data-duration-ms={t.duration_ms.to_string()} data-deadline-ms={t.deadline_ms.to_string()}>
+            <title>{ title }</title>
+            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
+            <circle class="timer-arc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)}
+                    stroke-dasharray={format!("{:.1} {:.1}", circumference * frac, circumference)}
+                    transform={format!("rotate(-90 {} {})", fmt(x), fmt(y))} />
         </g>
     }
 }
@@ -153,7 +245,7 @@ fn draw_node(
             <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
             <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
             <text class="node-epoch" x={fmt(x)} y={fmt(y + 38.0)} text-anchor="middle">{ format!("epoch {}", node.epoch) }</text>
-            <text class="node-roles" x={fmt(x)} y={fmt(y + NODE_RADIUS + 26.0)} text-anchor="middle">
+            <text class="node-roles" x={fmt(x)} y={fmt(y + if is_broker_only { TIMER_RADIUS_BROKER + 22.0 } else { TIMER_RADIUS + 24.0 })} text-anchor="middle">
                 { format!("{} · LEO {} · HW {}", node.roles, node.log_end_offset,
                           node.high_watermark.map(|h| h.to_string()).unwrap_or_else(|| "?".into())) }
             </text>
@@ -178,8 +270,14 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
                     </marker>
                 </defs>
+                <g class="messages recent" id="recent-messages" data-count={view.recently_delivered.len().to_string()}>
+                    { for view.recently_delivered.iter().map(|m| draw_message(m, view.now_ms, &pos, true)) }
+                </g>
                 <g class="messages" id="messages" data-count={view.messages.len().to_string()}>
-                    { for view.messages.iter().map(|m| draw_message(m, view.now_ms, &pos)) }
+                    { for view.messages.iter().map(|m| draw_message(m, view.now_ms, &pos, false)) }
+                </g>
+                <g class="timers" id="timers">
+                    { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
                 </g>
                 <g class="nodes">
                     { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &props.on_select)) }
@@ -187,11 +285,19 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
             </svg>
             <p class="legend">
                 <span class="key msg-vote">{"Vote"}</span>
+                <span class="key msg-prevote">{"PreVote"}</span>
                 <span class="key msg-begin">{"BeginQuorumEpoch"}</span>
                 <span class="key msg-end">{"EndQuorumEpoch"}</span>
                 <span class="key msg-fetch">{"Fetch"}</span>
                 <span class="key msg-snapshot">{"FetchSnapshot"}</span>
+                <span class="key msg-heartbeat">{"heartbeat"}</span>
+                <span class="key msg-alter">{"AlterPartition"}</span>
+                <span class="key msg-replica">{"ReplicaFetch"}</span>
+                <span class="key dropped-key">{"✕ dropped"}</span>
                 <span class="key msg-other">{"other"}</span>
+                <span class="key timer-election">{"election timer"}</span>
+                <span class="key timer-fetch">{"fetch timer"}</span>
+                <span class="key timer-check-quorum">{"check-quorum timer"}</span>
             </p>
         </section>
     }
@@ -206,6 +312,12 @@ mod tests {
         assert_eq!(message_label("FetchRequest"), "Fetch req");
         assert_eq!(message_label("VoteResponse"), "Vote resp");
         assert_eq!(message_class("BeginQuorumEpochRequest"), "msg-begin");
-        assert_eq!(message_class("BrokerHeartbeatRequest"), "msg-other");
+        assert_eq!(message_class("BrokerHeartbeatRequest"), "msg-heartbeat");
+        assert_eq!(message_label("BrokerHeartbeatResponse"), "heartbeat resp");
+        assert_eq!(message_label("PreVoteRequest"), "PreVote req");
+        assert_eq!(message_class("PreVoteResponse"), "msg-prevote");
+        assert_eq!(message_label("FetchFailed"), "Fetch failed");
+        assert_eq!(message_class("AlterPartitionRequest"), "msg-alter");
+        assert_eq!(message_class("CreateTopicsRequest"), "msg-other");
     }
 }

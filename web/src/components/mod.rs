@@ -5,9 +5,13 @@ pub mod cluster_view;
 pub mod console;
 pub mod controller_panel;
 pub mod controls;
+pub mod help;
+pub mod hw_panel;
 pub mod lesson_panel;
 pub mod log_tail;
 pub mod node_log;
+pub mod state_diagram;
+pub mod theme;
 
 /// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
 pub fn role_class(node: &kraft_core::view::NodeView) -> String {
