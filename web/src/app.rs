@@ -205,11 +205,13 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         Callback::from(move |_: MouseEvent| help_open.set(true))
     };
 
-    // The lesson keys, while a lesson is open.
+    // The lesson keys, while a lesson is open and the keyboard help is not.
     {
         let dispatcher = state.dispatcher();
-        use_effect_with(state.lesson.is_some(), move |lesson_mode| {
-            let listener = lesson_mode.then(web_sys::window).flatten().map(|window| {
+        // Not while the keyboard help covers the page.
+        let active = state.lesson.is_some() && !*help_open;
+        use_effect_with(active, move |active| {
+            let listener = active.then(web_sys::window).flatten().map(|window| {
                 EventListener::new_with_options(
                     &window,
                     "keydown",

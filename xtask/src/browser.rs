@@ -352,7 +352,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if let (true, Some(outputs)) = (t.ok(), timeline) {
         t.check(
-            "Left arrow goes back one step and shows its output again; Home, Space, jump to a step",
+            "Left arrow goes back one step and shows its output again; Home, Space, jump to a step; not under the help",
             lesson_goes_back(c, &outputs, &artifacts.join("lesson.png")),
         )
         .await;
@@ -1079,6 +1079,23 @@ async fn lesson_goes_back(c: &Client, seen: &[LessonSeen], shot: &Path) -> Resul
                 format!("jumping to step {n} shows {jumped:?}, wanted {:?}", seen[n]).into(),
             );
         }
+    }
+    // While the keyboard help is open the lesson keys do nothing.
+    let before = lesson_panel(c).await?.step;
+    press_char(c, '?').await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#help-overlay"))
+        .await
+        .map_err(|e| format!("`?` did not open #help-overlay in a lesson: {e}"))?;
+    press(c, Key::Left).await?;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let during = lesson_panel(c).await?.step;
+    press(c, Key::Escape).await?;
+    if during != before {
+        return Err(
+            format!("Left under the help moved the lesson from {before} to {during}").into(),
+        );
     }
     no_errors(c).await
 }
