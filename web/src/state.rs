@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use kraft_core::lesson::rewind::{Input, Rewind};
 use kraft_core::lesson::runner::step_output;
 use kraft_core::lesson::{Console, Lesson};
 use kraft_core::view::ClusterView;
@@ -26,6 +27,10 @@ pub const DEFAULT_CONTROLLERS: [i32; 3] = [101, 102, 103];
 pub const DEFAULT_BROKERS: [i32; 3] = [1, 2, 3];
 /// At most this many console entries are kept in the scrollback.
 pub const SCROLLBACK_LIMIT: usize = 200;
+/// Most world checkpoints free play keeps for stepping back (bounded memory).
+pub const REWIND_CHECKPOINTS: usize = 32;
+/// Events between two rewind checkpoints at first (the spacing doubles as history grows).
+pub const REWIND_EVERY_EVENTS: u64 = 2_000;
 
 /// The language of the narration and of the lesson panel's labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -61,6 +66,10 @@ impl Lang {
 pub enum Action {
     /// Run exactly one engine event.
     Step,
+    /// Free play: back one event (checkpoint and deterministic replay).
+    StepBack,
+    /// Free play: back to the state after this many events.
+    RewindTo(u64),
     /// Advance virtual time by one frame's worth (the chosen speed) while paused.
     StepTick,
     /// Start advancing virtual time at a steady rate.
@@ -166,6 +175,8 @@ pub struct Playground {
     /// as the console commands that do the same), with [`NEXT_STEP_LINE`] where a lesson step
     /// ran after them: replaying it rebuilds this state.
     pub history: Rc<Vec<String>>,
+    /// Free play's rewind: the inputs since the cluster was built and bounded checkpoints.
+    pub rewind: Rc<RefCell<Rewind>>,
 }
 
 impl PartialEq for Playground {
@@ -224,6 +235,7 @@ impl Playground {
             lesson: None,
             scrollback: Rc::new(Vec::new()),
             history: Rc::new(Vec::new()),
+            rewind: Rc::new(RefCell::new(new_rewind(&Console::new()))),
         }
     }
 
@@ -235,6 +247,7 @@ impl Playground {
         console
             .exec(&cmd)
             .map_err(|e| format!("cannot build the world ({cmd}): {e}"))?;
+        self.rewind = Rc::new(RefCell::new(new_rewind(&console)));
         self.console = Rc::new(RefCell::new(console));
         self.lesson = None;
         self.history = Rc::new(Vec::new());
@@ -300,7 +313,9 @@ impl Playground {
         if line.is_empty() {
             return;
         }
+        let before = self.events_run();
         let result = self.console.borrow_mut().exec(&line);
+        self.record_input(Input::Exec(line.clone()), before);
         let entry = match result {
             Ok(output) => ConsoleEntry {
                 command: line.clone(),
@@ -356,17 +371,53 @@ impl Playground {
 
     /// Replays `n` play frames of `ms` each, as [`Action::Tick`] ran them, and keeps the line.
     fn replay_frames(&mut self, line: &str, n: u64, ms: u64, errors: &mut Vec<String>) {
-        {
-            let mut console = self.console.borrow_mut();
-            let Some(world) = console.world.as_mut() else {
-                errors.push(format!("`{line}`: no cluster yet"));
-                return;
-            };
-            for _ in 0..n {
+        if self.console.borrow().world.is_none() {
+            errors.push(format!("`{line}`: no cluster yet"));
+            return;
+        }
+        for _ in 0..n {
+            let before = self.events_run();
+            if let Some(world) = self.console.borrow_mut().world.as_mut() {
                 world.run_for(ms);
             }
+            self.record_input(Input::RunFor(ms), before);
         }
         Rc::make_mut(&mut self.history).push(line.to_string());
+    }
+
+    fn events_run(&self) -> u64 {
+        self.console
+            .borrow()
+            .world
+            .as_ref()
+            .map(|w| w.events_run())
+            .unwrap_or(0)
+    }
+
+    /// Keeps `input` (already applied) in free play's rewind.
+    fn record_input(&mut self, input: Input, events_before: u64) {
+        if self.lesson.is_none() {
+            let console = self.console.borrow();
+            self.rewind
+                .borrow_mut()
+                .record(&console, input, events_before);
+        }
+    }
+
+    /// Free play back to the state after `target` events: the last checkpoint before it and a
+    /// deterministic replay; the history (and so the address) follows.
+    fn rewind_to(&mut self, target: u64) -> Result<(), String> {
+        if self.lesson.is_some() {
+            return Err("in a lesson, go back with the lesson's ◀ (Left arrow)".into());
+        }
+        // A copy: the state before the rewind keeps its own history.
+        let mut rewind = self.rewind.borrow().clone();
+        let console = rewind.rewind_to_events(target)?;
+        self.console = Rc::new(RefCell::new(console));
+        let lines = history_lines(rewind.inputs());
+        self.rewind = Rc::new(RefCell::new(rewind));
+        self.history = Rc::new(lines);
+        Ok(())
     }
 
     /// The `step=` and `cmds=` values that rebuild this state (`None` when not needed).
@@ -526,10 +577,23 @@ impl Reducible for Playground {
                     None => next.start_free_play(),
                 }
             }
+            Action::StepBack => {
+                next.playing = false;
+                let target = next.events_run().saturating_sub(1);
+                next.rewind_to(target)
+            }
+            Action::RewindTo(target) => {
+                next.playing = false;
+                next.rewind_to(target)
+            }
             ref a => {
+                let before = next.events_run();
                 let done = next.world_action(a);
                 if done.is_ok() {
                     next.record(a);
+                    if let Some(input) = rewind_input(a, next.sim_ms_per_frame) {
+                        next.record_input(input, before);
+                    }
                 }
                 done
             }
@@ -581,6 +645,44 @@ pub struct PageConfig {
 pub const FRAMES_PREFIX: &str = "#frames ";
 /// At most this many play frames are replayed from one `#frames` line.
 pub const MAX_REPLAY_FRAMES: u64 = 200_000;
+
+fn new_rewind(console: &Console) -> Rewind {
+    Rewind::new(console, REWIND_CHECKPOINTS, REWIND_EVERY_EVENTS)
+}
+
+/// The rewind input a button's action is.
+fn rewind_input(action: &Action, ms_per_frame: u64) -> Option<Input> {
+    Some(match *action {
+        Action::Step => Input::Step(1),
+        Action::StepTick | Action::Tick => Input::RunFor(ms_per_frame),
+        Action::Kill(id) => Input::Exec(format!("kill -9 {id}")),
+        Action::Restart(id) => Input::Exec(format!("start {id}")),
+        Action::Stop(id) => Input::Exec(format!("kill -STOP {id}")),
+        Action::Cont(id) => Input::Exec(format!("kill -CONT {id}")),
+        _ => return None,
+    })
+}
+
+/// The history lines (as [`Playground::history`] keeps them) that replay `inputs`.
+fn history_lines<'a>(inputs: impl Iterator<Item = &'a Input>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Exec(line) => out.push(line.clone()),
+            Input::Step(n) => match out.last().and_then(|l| count_arg(l, "step", "")) {
+                Some(m) => *out.last_mut().expect("checked") = format!("step {}", m + n),
+                None => out.push(format!("step {n}")),
+            },
+            Input::RunFor(ms) => match out.last().and_then(|l| frames_line(l).ok()) {
+                Some((k, m)) if m == *ms => {
+                    *out.last_mut().expect("checked") = frames_text(k + 1, *ms)
+                }
+                _ => out.push(frames_text(1, *ms)),
+            },
+        }
+    }
+    out
+}
 
 fn frames_text(n: u64, ms: u64) -> String {
     format!("{FRAMES_PREFIX}{n} {ms}ms")
@@ -735,6 +837,49 @@ mod tests {
         assert_eq!(view.seed, 3);
         assert_eq!(view.nodes.len(), 6);
         assert!(p.lesson.is_none());
+    }
+
+    #[test]
+    fn step_back_and_the_slider_give_the_states_stepping_gave() {
+        let mut p = Rc::new(PageConfig::from_query("?seed=5").unwrap().build().unwrap());
+        let mut seen = Vec::new();
+        let actions = [
+            Action::Step,
+            Action::StepTick,
+            Action::Exec("run 2s".into()),
+            Action::Kill(101),
+            Action::Step,
+            Action::StepTick,
+            Action::Restart(101),
+            Action::Exec("sleep 1s".into()),
+        ];
+        for a in actions {
+            p = p.reduce(a);
+            assert!(p.last_error.is_none(), "{:?}", p.last_error);
+            seen.push(p.view.clone().unwrap());
+        }
+        // The slider back to an earlier state's event count gives that state (the latest one
+        // with that count), and the history replays to it.
+        assert_eq!(
+            seen[2].events_run, seen[3].events_run,
+            "a kill runs no event"
+        );
+        let target = &seen[3];
+        let back = p.clone().reduce(Action::RewindTo(target.events_run));
+        assert_eq!(back.view.as_ref().unwrap(), target);
+        let (_, cmds) = back.share_params();
+        let query = format!("?seed=5&cmds={}", cmds.unwrap());
+        let replayed = PageConfig::from_query(&query).unwrap().build().unwrap();
+        assert_eq!(replayed.view.as_ref().unwrap(), target, "{query}");
+        // Step back runs one event fewer: the same state as stepping one event less.
+        let last = seen.last().unwrap().events_run;
+        let one_back = p.clone().reduce(Action::StepBack);
+        assert_eq!(one_back.view.as_ref().unwrap().events_run, last - 1);
+        let again = one_back.reduce(Action::Step);
+        assert_eq!(again.view.as_ref().unwrap().events_run, last);
+        // In a lesson, the lesson's own back is the way.
+        let l = timeline().reduce(Action::StepBack);
+        assert!(l.last_error.as_deref().unwrap_or("").contains("lesson"));
     }
 
     fn timeline() -> Rc<Playground> {

@@ -262,6 +262,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     if t.ok() {
         t.check("step runs one event", step_runs_one_event(c)).await;
     }
+    if t.ok() {
+        t.check(
+            "step back returns to the state one event earlier",
+            step_back_rewinds(c),
+        )
+        .await;
+    }
     let mut leader = None;
     if t.ok() {
         leader = t
@@ -435,7 +442,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    22 + 2 * usize::from(has_election_lesson())
+    23 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -627,6 +634,46 @@ async fn step_runs_one_event(c: &Client) -> Result<()> {
     } else {
         Err(format!("events run went from {before} to {after}, not by one").into())
     }
+}
+
+/// Steps three events, then Back: the events count and the node log rows are those of the
+/// state two steps in (a checkpoint and a deterministic replay in the engine).
+async fn step_back_rewinds(c: &Client) -> Result<()> {
+    let snapshot = || async {
+        let rows: Vec<String> = {
+            let mut out = Vec::new();
+            for el in c.find_all(Locator::Css(".node-log")).await? {
+                out.push(el.text().await?);
+            }
+            out
+        };
+        Ok::<_, crate::Error>((events_run(c).await?, rows))
+    };
+    let mut states = Vec::new();
+    for _ in 0..3 {
+        let before = events_run(c).await?;
+        click(c, "#btn-step").await?;
+        wait_until("a step", || async {
+            Ok((events_run(c).await? != before).then_some(()))
+        })
+        .await?;
+        states.push(snapshot().await?);
+    }
+    click(c, "#btn-step-back").await?;
+    let want = states[1].0;
+    wait_until("the step back", || async {
+        Ok((events_run(c).await? == want).then_some(()))
+    })
+    .await?;
+    let now = snapshot().await?;
+    if now != states[1] {
+        return Err(format!(
+            "after Back the page shows {:?}, two steps in it showed {:?}",
+            now.0, states[1].0
+        )
+        .into());
+    }
+    Ok(())
 }
 
 async fn set_speed(c: &Client, ms: &str) -> Result<()> {

@@ -80,6 +80,13 @@ impl Rewind {
     pub fn apply(&mut self, console: &mut Console, input: Input) -> Result<String, String> {
         let events_before = events(console);
         let result = run(console, &input);
+        self.record(console, input, events_before);
+        result
+    }
+
+    /// Record `input`, which was already applied to `console` (that had run `events_before`
+    /// events before it), taking a checkpoint when due.
+    pub fn record(&mut self, console: &Console, input: Input, events_before: u64) {
         self.history.push(Applied {
             input,
             events_before,
@@ -92,7 +99,11 @@ impl Rewind {
                 self.thin();
             }
         }
-        result
+    }
+
+    /// The inputs recorded, in order.
+    pub fn inputs(&self) -> impl Iterator<Item = &Input> {
+        self.history.iter().map(|a| &a.input)
     }
 
     /// Keep the first checkpoint and every other one after it; double the spacing.

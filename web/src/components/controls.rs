@@ -40,6 +40,14 @@ pub fn Controls(props: &ControlsProps) -> Html {
             .unwrap_or(50);
         Action::SetSpeed(ms)
     });
+    let on_slider = props.on_action.reform(|e: Event| {
+        let events = e
+            .target_unchecked_into::<web_sys::HtmlInputElement>()
+            .value()
+            .parse()
+            .unwrap_or(0);
+        Action::RewindTo(events)
+    });
     let view = &props.view;
     let speed_label = |ms: u64| {
         let factor = ms as f64 / f64::from(FRAME_WALL_MS);
@@ -48,6 +56,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
     html! {
         <section class="panel controls" aria-label="controls">
             <div class="bar">
+                <button id="btn-step-back" onclick={send(Action::StepBack)} disabled={props.playing}
+                        title="Back one event (free play: a checkpoint and a deterministic replay)">{"◀ Back"}</button>
                 <button id="btn-step" onclick={send(Action::Step)} disabled={props.playing}
                         title="Run exactly one event">{"Step 1 event"}</button>
                 <button id="btn-step-tick" onclick={send(Action::StepTick)} disabled={props.playing}
@@ -65,6 +75,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 </label>
                 <span class="stat">{"virtual time "}<strong id="virtual-time" data-ms={view.now_ms.to_string()}>{ format_ms(view.now_ms) }</strong></span>
                 <span class="stat">{"events run "}<strong id="events-run">{ view.events_run }</strong></span>
+                <label class="stat" title="Drag back to rewind (free play)">{"rewind "}
+                    <input id="time-slider" type="range" min="0" max={view.events_run.to_string()}
+                           value={view.events_run.to_string()} disabled={props.playing} onchange={on_slider} />
+                </label>
                 <span class="stat">{"in flight "}<strong id="in-flight">{ view.messages.iter().filter(|m| !m.dropped).count() }</strong></span>
             </div>
             if let Some(e) = &props.last_error {
