@@ -345,6 +345,10 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
     }
     if t.ok() {
+        t.check("the log tail filters by file and text", log_filter(c))
+            .await;
+    }
+    if t.ok() {
         t.check("no panic or script error during the run", no_errors(c))
             .await;
     }
@@ -442,7 +446,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    23 + 2 * usize::from(has_election_lesson())
+    24 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -673,6 +677,48 @@ async fn step_back_rewinds(c: &Client) -> Result<()> {
         )
         .into());
     }
+    Ok(())
+}
+
+/// On a controller's tail: `controller.log` shows only the controller loggers' lines, a text
+/// filter only lines with the text, and `all` everything again.
+async fn log_filter(c: &Client) -> Result<()> {
+    click(c, "#tail-node-101").await?;
+    let lines = |t: String| t.lines().map(str::to_string).collect::<Vec<_>>();
+    let all = lines(text_of(c, "#log-tail").await?);
+    c.find(Locator::Css("#log-file"))
+        .await?
+        .select_by_value("controller.log")
+        .await?;
+    let ctl = wait_until("the controller.log filter", || async {
+        let l = lines(text_of(c, "#log-tail").await?);
+        Ok((l != all).then_some(l))
+    })
+    .await?;
+    if ctl.is_empty()
+        || !ctl
+            .iter()
+            .all(|l| l.contains("(org.apache.kafka.controller."))
+    {
+        return Err(format!("controller.log filter shows {:?}", ctl.first()).into());
+    }
+    c.find(Locator::Css("#log-file"))
+        .await?
+        .select_by_value("all")
+        .await?;
+    c.find(Locator::Css("#log-grep"))
+        .await?
+        .send_keys("RaftManager")
+        .await?;
+    let grep = wait_until("the text filter", || async {
+        let l = lines(text_of(c, "#log-tail").await?);
+        Ok((!l.is_empty() && l.iter().all(|x| x.contains("RaftManager"))).then_some(l))
+    })
+    .await?;
+    if grep.len() >= all.len() {
+        return Err("the text filter kept every line".into());
+    }
+    c.find(Locator::Css("#log-grep")).await?.clear().await?;
     Ok(())
 }
 

@@ -20,6 +20,42 @@ pub struct LogTailProps {
 #[component]
 pub fn LogTail(props: &LogTailProps) -> Html {
     let node = props.view.nodes.iter().find(|n| n.id == props.selected);
+    // Which lines: all, controller.log's (the controller loggers) or server.log's, and a text.
+    let file = use_state(|| "all".to_string());
+    let text = use_state(String::new);
+    let on_file = {
+        let file = file.clone();
+        Callback::from(move |e: Event| {
+            file.set(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            )
+        })
+    };
+    let on_text = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            text.set(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            )
+        })
+    };
+    let shown = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .filter(|l| {
+                let controller = l.contains("(org.apache.kafka.controller.");
+                match file.as_str() {
+                    "controller.log" => controller,
+                    "server.log" => !controller,
+                    _ => true,
+                }
+            })
+            .filter(|l| text.is_empty() || l.contains(text.as_str()))
+            .cloned()
+            .collect()
+    };
     html! {
         <section class="panel tail" aria-label="log tail">
             <h2>{"log tail"}</h2>
@@ -33,10 +69,22 @@ pub fn LogTail(props: &LogTailProps) -> Html {
                     }
                 }) }
             </div>
+            <div class="log-filter">
+                <select id="log-file" onchange={on_file} title="which log file">
+                    { for ["all", "server.log", "controller.log"].iter().map(|f| html! {
+                        <option value={*f} selected={file.as_str() == *f}>{ *f }</option>
+                    }) }
+                </select>
+                <input id="log-grep" type="search" placeholder="filter (text)" value={(*text).clone()}
+                       oninput={on_text} />
+            </div>
             <pre id="log-tail" data-node-id={props.selected.to_string()}><code>
                 { match node {
                     Some(n) if n.log_tail.is_empty() => "(no log lines yet)".to_string(),
-                    Some(n) => n.log_tail.join("\n"),
+                    Some(n) => {
+                        let lines = shown(&n.log_tail);
+                        if lines.is_empty() { "(no line matches the filter)".to_string() } else { lines.join("\n") }
+                    }
                     None => format!("no node {}", props.selected),
                 } }
             </code>
