@@ -40,21 +40,8 @@ pub fn run() -> Result<()> {
         return Err("dist/ is not built".into());
     }
 
-    // The page, on a free port, in a thread.
-    let server = Arc::new(
-        tiny_http::Server::http("127.0.0.1:0")
-            .map_err(|e| format!("cannot start the file server: {e}"))?,
-    );
-    let page_port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or("file server has no IP address")?;
-    let server_thread = {
-        let server = Arc::clone(&server);
-        let dist = dist.clone();
-        std::thread::spawn(move || serve::serve(&server, &dist))
-    };
+    let page = PageServer::start(&dist)?;
+    let page_port = page.port;
 
     // chromedriver, killed when `driver` is dropped (also on every error path).
     let driver = Driver::start(&artifacts)?;
@@ -72,10 +59,50 @@ pub fn run() -> Result<()> {
             })
         });
     drop(driver);
-    server.unblock();
-    let _ = server_thread.join();
+    drop(page);
     println!("browser step took {:.1} s", started.elapsed().as_secs_f64());
     outcome
+}
+
+/// `dist/` served on a free port of 127.0.0.1 from a thread, stopped when dropped.
+pub(crate) struct PageServer {
+    server: Arc<tiny_http::Server>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The port the page is on.
+    pub(crate) port: u16,
+}
+
+impl PageServer {
+    pub(crate) fn start(dist: &Path) -> Result<Self> {
+        let server = Arc::new(
+            tiny_http::Server::http("127.0.0.1:0")
+                .map_err(|e| format!("cannot start the file server: {e}"))?,
+        );
+        let port = server
+            .server_addr()
+            .to_ip()
+            .map(|a| a.port())
+            .ok_or("file server has no IP address")?;
+        let thread = {
+            let server = Arc::clone(&server);
+            let dist = dist.to_path_buf();
+            std::thread::spawn(move || serve::serve(&server, &dist))
+        };
+        Ok(PageServer {
+            server,
+            thread: Some(thread),
+            port,
+        })
+    }
+}
+
+impl Drop for PageServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Installs Chromium and chromedriver with apt when either is missing.

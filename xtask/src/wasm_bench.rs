@@ -3,14 +3,13 @@
 //! wasm memory after it, the p95 time from a step click to the updated DOM, and the wasm size.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use crate::browser::{connect, ensure_browser, Driver};
-use crate::{dist, dist_dir, root_dir, serve, Result};
+use crate::browser::{connect, ensure_browser, Driver, PageServer};
+use crate::{dist, dist_dir, root_dir, Result};
 
 /// Simulated seconds the engine benchmark runs.
 const SIM_SECONDS: u64 = 3600;
@@ -24,20 +23,8 @@ pub fn run() -> Result<()> {
     let artifacts = root_dir().join("artifacts");
     std::fs::create_dir_all(&artifacts)?;
     print_wasm_size(&dist_dir())?;
-    let server = Arc::new(
-        tiny_http::Server::http("127.0.0.1:0")
-            .map_err(|e| format!("cannot start the file server: {e}"))?,
-    );
-    let page_port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or("file server has no IP address")?;
-    let server_thread = {
-        let server = Arc::clone(&server);
-        let dist = dist_dir();
-        std::thread::spawn(move || serve::serve(&server, &dist))
-    };
+    let page = PageServer::start(&dist_dir())?;
+    let page_port = page.port;
     let driver = Driver::start(&artifacts)?;
     let outcome = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -54,8 +41,7 @@ pub fn run() -> Result<()> {
             r
         });
     drop(driver);
-    server.unblock();
-    let _ = server_thread.join();
+    drop(page);
     outcome
 }
 

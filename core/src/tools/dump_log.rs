@@ -183,14 +183,26 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
     }
 }
 
-/// The batches of the segment `file` names (`<node>/__cluster_metadata-0/<base>.<ext>`), or the
+/// The node and file name `file` (`<node>/__cluster_metadata-0/<name>`) points at, or the
 /// tool's NoSuchFileException.
-fn segment(world: &World, file: &str) -> Result<Vec<Arc<RecordBatch>>, ToolError> {
+fn metadata_file<'a>(
+    world: &'a World,
+    file: &str,
+) -> Result<(&'a crate::sim::node::Node, String), ToolError> {
     let missing = || java_exception("java.nio.file.NoSuchFileException", file);
     let (id, rel) = split_node_path(file).ok_or_else(missing)?;
     let node = world.node(id).ok_or_else(missing)?;
-    let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
-    if dir != METADATA_DIR || !node.disk.list(dir).iter().any(|n| n == name) {
+    match rel.rsplit_once('/') {
+        Some((METADATA_DIR, name)) => Ok((node, name.to_string())),
+        _ => Err(missing()),
+    }
+}
+
+/// The batches of the segment `file` names (`<node>/__cluster_metadata-0/<base>.<ext>`).
+fn segment(world: &World, file: &str) -> Result<Vec<Arc<RecordBatch>>, ToolError> {
+    let missing = || java_exception("java.nio.file.NoSuchFileException", file);
+    let (node, name) = metadata_file(world, file)?;
+    if !node.disk.list(METADATA_DIR).contains(&name) {
         return Err(missing());
     }
     let base: i64 = name
@@ -210,13 +222,8 @@ fn checkpoint(
     file: &str,
 ) -> Result<Arc<crate::raft::snapshot::RawSnapshot>, ToolError> {
     let missing = || java_exception("java.nio.file.NoSuchFileException", file);
-    let (id, rel) = split_node_path(file).ok_or_else(missing)?;
-    let node = world.node(id).ok_or_else(missing)?;
-    let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
-    let snapshot_id = crate::raft::snapshot::parse_snapshot_name(name).ok_or_else(missing)?;
-    if dir != METADATA_DIR {
-        return Err(missing());
-    }
+    let (node, name) = metadata_file(world, file)?;
+    let snapshot_id = crate::raft::snapshot::parse_snapshot_name(&name).ok_or_else(missing)?;
     node.disk
         .metadata_log
         .read_snapshot(snapshot_id)
