@@ -171,16 +171,8 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
             _ => err.push_str(&format!("Ignoring unknown file {file}\n")),
         }
     }
-    if err.is_empty() {
-        Ok(out)
-    } else {
-        // Unknown files are only a warning on stderr; the exit code stays 0.
-        Err(ToolError {
-            stdout: out,
-            message: err,
-            exit_code: 0,
-        })
-    }
+    // Unknown files are only a warning on stderr; the exit code stays 0.
+    super::shell::finish(out, err, 0)
 }
 
 /// The node and file name `file` (`<node>/__cluster_metadata-0/<name>`) points at, or the

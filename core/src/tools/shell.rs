@@ -81,8 +81,9 @@ fn unknown_option(tool: &str, opt: &str) -> ToolError {
     }
 }
 
-/// Finish a shell command: output, and errors after it (exit 2 for ls, 1 otherwise).
-fn finish(out: String, err: String, code: i32) -> Result<String, ToolError> {
+/// Finish a command: output, and errors after it (exit 2 for ls, 1 for the other shell
+/// commands, 0 for kafka-dump-log's warnings).
+pub(crate) fn finish(out: String, err: String, code: i32) -> Result<String, ToolError> {
     if err.is_empty() {
         Ok(out)
     } else {
