@@ -16,6 +16,13 @@ use serde_json::{json, Value};
 
 use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
 
+mod lessons;
+
+use lessons::{
+    lesson_election, lesson_fencing, lesson_goes_back, lesson_metadata_log,
+    lesson_timeline_to_the_end, wait_for_step,
+};
+
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// The nodes the default page shows.
@@ -379,6 +386,20 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         t.check("no panic or script error during the run", no_errors(c))
             .await;
     }
+    if t.ok() {
+        t.check(
+            "lesson 01-metadata-log: node 1 leads epoch 1, the log panel's HW is the tool's HighWatermark",
+            lesson_metadata_log(c, url, &artifacts.join("lesson-01.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "lesson 04-fencing: broker 3 stopped and fenced at that step, unfenced at the end; back and forward match",
+            lesson_fencing(c, url, &artifacts.join("lesson-04.png")),
+        )
+        .await;
+    }
     let mut timeline = None;
     if t.ok() {
         timeline = t
@@ -473,7 +494,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    24 + 2 * usize::from(has_election_lesson())
+    26 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1023,228 +1044,6 @@ async fn press(c: &Client, key: Key) -> Result<()> {
         .then(KeyAction::Down { value: k })
         .then(KeyAction::Up { value: k });
     c.perform_actions(keys).await?;
-    Ok(())
-}
-
-/// What the lesson panel shows: step k of n, and the current step's output (`None` when the step
-/// has no command).
-#[derive(Debug, Clone, PartialEq)]
-struct LessonSeen {
-    step: usize,
-    steps: usize,
-    progress: String,
-    output: Option<String>,
-    pause: bool,
-    /// Whether the panel shows a pinned output that differs from what the engine printed.
-    mismatch: bool,
-}
-
-async fn lesson_panel(c: &Client) -> Result<LessonSeen> {
-    let v = c
-        .execute(
-            "const p = document.getElementById('lesson-panel');
-             if (!p) return null;
-             const out = document.getElementById('lesson-output');
-             const prog = document.getElementById('lesson-progress');
-             return { step: p.dataset.step, steps: p.dataset.steps,
-                      progress: prog ? prog.textContent : '',
-                      output: out ? out.textContent : null,
-                      pause: !!document.getElementById('lesson-pause'),
-                      mismatch: !!document.getElementById('lesson-expected') };",
-            vec![],
-        )
-        .await?;
-    if v.is_null() {
-        return Err("there is no #lesson-panel".into());
-    }
-    let num = |k: &str| -> Result<usize> {
-        let t = v.get(k).and_then(Value::as_str).unwrap_or("");
-        t.parse()
-            .map_err(|_| format!("#lesson-panel has data-{k}=`{t}`").into())
-    };
-    Ok(LessonSeen {
-        step: num("step")?,
-        steps: num("steps")?,
-        progress: v
-            .get("progress")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
-        output: v.get("output").and_then(Value::as_str).map(str::to_string),
-        pause: v.get("pause").and_then(Value::as_bool).unwrap_or(false),
-        mismatch: v.get("mismatch").and_then(Value::as_bool).unwrap_or(false),
-    })
-}
-
-async fn wait_for_step(c: &Client, step: usize) -> Result<LessonSeen> {
-    wait_until(&format!("the lesson panel to show step {step}"), || async {
-        let seen = lesson_panel(c).await?;
-        Ok((seen.step == step).then_some(seen))
-    })
-    .await
-}
-
-/// Opens `?lesson=NAME&lang=en` and presses Right arrow until the last step; what each step
-/// showed, from step 0 (before the first) to the last.
-async fn lesson_to_the_end(c: &Client, url: &str, name: &str) -> Result<Vec<LessonSeen>> {
-    c.goto(&format!("{url}?lesson={name}&lang=en")).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#lesson-panel[data-step='0']"))
-        .await
-        .map_err(|e| format!("#lesson-panel did not appear: {e}"))?;
-    no_errors(c).await?;
-    let first = lesson_panel(c).await?;
-    if first.steps == 0 {
-        return Err(format!("lesson {name} has no steps").into());
-    }
-    let mut seen = vec![first.clone()];
-    for k in 1..=first.steps {
-        press(c, Key::Right).await?;
-        seen.push(wait_for_step(c, k).await?);
-    }
-    if let Some((k, s)) = seen.iter().enumerate().find(|(_, s)| s.mismatch) {
-        return Err(
-            format!("step {k} of {name} differs from the output the lesson pins: {s:?}").into(),
-        );
-    }
-    let last = seen.last().cloned().unwrap_or(first);
-    let want = format!("step {0} / {0}", last.steps);
-    if last.progress.trim() != want {
-        return Err(format!(
-            "#lesson-progress reads `{}`, wanted `{want}`",
-            last.progress
-        )
-        .into());
-    }
-    // One more press at the end changes nothing.
-    press(c, Key::Right).await?;
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let after = lesson_panel(c).await?;
-    if after != last {
-        return Err(format!("Right arrow past the end changed the panel: {after:?}").into());
-    }
-    no_errors(c).await?;
-    Ok(seen)
-}
-
-async fn lesson_timeline_to_the_end(c: &Client, url: &str) -> Result<Vec<LessonSeen>> {
-    let seen = lesson_to_the_end(c, url, "03-timeline").await?;
-    let outputs: Vec<&str> = seen.iter().filter_map(|s| s.output.as_deref()).collect();
-    for want in [
-        "committed up to 10 current={orders=id-A} snapshots=[10]",
-        "lost leadership, reverted to 11 current={orders=id-A, payments=id-B} snapshots=[11]",
-    ] {
-        if !outputs.iter().any(|o| o.trim_end() == want) {
-            return Err(format!("no step showed `{want}`; outputs: {outputs:?}").into());
-        }
-    }
-    if !seen.iter().any(|s| s.pause) {
-        return Err("no step showed the pause marker".into());
-    }
-    if let Some(bad) = outputs.iter().find(|o| o.starts_with("error: ")) {
-        return Err(format!("a step failed: {bad}").into());
-    }
-    Ok(seen)
-}
-
-/// From the last step, Left arrow shows the step before, with the output it showed on the way
-/// forward (the lesson replayed from the start); Home goes back to step 0; Space runs step 1 again.
-/// Leaves a screenshot of the step before the last in `shot`.
-async fn lesson_goes_back(c: &Client, seen: &[LessonSeen], shot: &Path) -> Result<()> {
-    let n = seen.len() - 1;
-    press(c, Key::Left).await?;
-    let back = wait_for_step(c, n - 1).await?;
-    screenshot(c, shot).await;
-    if back != seen[n - 1] {
-        return Err(format!(
-            "after Left the panel shows {back:?}, on the way forward it showed {:?}",
-            seen[n - 1]
-        )
-        .into());
-    }
-    if n >= 2 {
-        press(c, Key::Left).await?;
-        let back2 = wait_for_step(c, n - 2).await?;
-        if back2 != seen[n - 2] {
-            return Err(format!("two steps back: {back2:?}, wanted {:?}", seen[n - 2]).into());
-        }
-    }
-    press(c, Key::Home).await?;
-    wait_for_step(c, 0).await?;
-    press(c, Key::Space).await?;
-    let one = wait_for_step(c, 1).await?;
-    if one != seen[1] {
-        return Err(format!("step 1 again shows {one:?}, first time {:?}", seen[1]).into());
-    }
-    if n >= 3 {
-        // Space with the focus on a lesson button still moves one step, not two.
-        click(c, "#lesson-next").await?;
-        wait_for_step(c, 2).await?;
-        press(c, Key::Space).await?;
-        wait_for_step(c, 3).await?;
-        tokio::time::sleep(Duration::from_millis(150)).await;
-        let now = lesson_panel(c).await?;
-        if now.step != 3 {
-            return Err(format!(
-                "Space on the focused Next button moved to step {}",
-                now.step
-            )
-            .into());
-        }
-        click(c, &format!("#lesson-steps [data-step='{n}']")).await?;
-        let jumped = wait_for_step(c, n).await?;
-        if jumped != seen[n] {
-            return Err(
-                format!("jumping to step {n} shows {jumped:?}, wanted {:?}", seen[n]).into(),
-            );
-        }
-    }
-    // While the keyboard help is open the lesson keys do nothing.
-    let before = lesson_panel(c).await?.step;
-    press_char(c, '?').await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#help-overlay"))
-        .await
-        .map_err(|e| format!("`?` did not open #help-overlay in a lesson: {e}"))?;
-    press(c, Key::Left).await?;
-    tokio::time::sleep(Duration::from_millis(150)).await;
-    let during = lesson_panel(c).await?.step;
-    press(c, Key::Escape).await?;
-    if during != before {
-        return Err(
-            format!("Left under the help moved the lesson from {before} to {during}").into(),
-        );
-    }
-    no_errors(c).await
-}
-
-async fn lesson_election(c: &Client, url: &str, shot: &Path) -> Result<()> {
-    let seen = lesson_to_the_end(c, url, "02-election").await?;
-    screenshot(c, shot).await;
-    if let Some(bad) = seen
-        .iter()
-        .filter_map(|s| s.output.as_deref())
-        .find(|o| o.starts_with("error: "))
-    {
-        return Err(format!("a step failed: {bad}").into());
-    }
-    let nodes = nodes(c).await?;
-    let find = |id: i32| {
-        nodes
-            .iter()
-            .find(|n| n.id == id)
-            .ok_or_else(|| format!("node {id} is not drawn: {nodes:?}"))
-    };
-    let n102 = find(102)?;
-    if n102.role != "Leader" || n102.epoch != 2 || n102.process != "running" {
-        return Err(format!("node 102 should lead with epoch 2: {n102:?}").into());
-    }
-    let n101 = find(101)?;
-    if n101.process != "killed" {
-        return Err(format!("node 101 should be killed: {n101:?}").into());
-    }
     Ok(())
 }
 

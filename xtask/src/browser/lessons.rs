@@ -1,0 +1,483 @@
+//! Lesson mode through the page: a lesson run to the end with the Right arrow, stepped back,
+//! jumped into, and what the cluster view and panels show at chosen steps.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fantoccini::key::Key;
+use fantoccini::{Client, Locator};
+use serde_json::Value;
+
+use super::{click, no_errors, nodes, press, press_char, screenshot, wait_until, WAIT_LIMIT};
+use crate::Result;
+
+/// What the lesson panel shows: step k of n, and the current step's output (`None` when the step
+/// has no command).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct LessonSeen {
+    step: usize,
+    steps: usize,
+    progress: String,
+    output: Option<String>,
+    pause: bool,
+    /// Whether the panel shows a pinned output that differs from what the engine printed.
+    mismatch: bool,
+    /// The step's command line as shown (`$ …`), empty when the step has none.
+    command: String,
+    /// What the cluster view and the panels show: see [`VIEW_DIGEST_JS`].
+    view: String,
+}
+
+/// Collects the data attributes the cluster view, the metadata logs, the broker panel and the
+/// controller panel carry (roles, epochs, LEO/HW, batches, broker states, sessions, the
+/// controller's queue), as one string: equal strings, equal views.
+const VIEW_DIGEST_JS: &str = "
+    const pick = sel => Array.from(document.querySelectorAll(sel))
+        .map(e => e.tagName + JSON.stringify(e.dataset)).join(';');
+    const status = document.getElementById('controller-status');
+    return [pick('#cluster [data-node-id]'), pick('#cluster [data-timer-node]'),
+            pick('.node-log, .node-log [data-base-offset], .node-log .marker, .node-log [data-snapshot]'),
+            pick('#broker-panel, #broker-panel [data-broker-id]'),
+            pick('#controller-panel, #controller-panel [data-name], #controller-panel [data-epoch]'),
+            status ? status.textContent : ''].join('|');";
+
+pub(super) async fn lesson_panel(c: &Client) -> Result<LessonSeen> {
+    let v = c
+        .execute(
+            &"const p = document.getElementById('lesson-panel');
+             if (!p) return null;
+             const out = document.getElementById('lesson-output');
+             const prog = document.getElementById('lesson-progress');
+             return { step: p.dataset.step, steps: p.dataset.steps,
+                      progress: prog ? prog.textContent : '',
+                      output: out ? out.textContent : null,
+                      pause: !!document.getElementById('lesson-pause'),
+                      mismatch: !!document.getElementById('lesson-expected'),
+                      command: (document.getElementById('lesson-command') || {}).textContent || '',
+                      view: (() => { {{ VIEW }} })() };"
+                .replace("{{ VIEW }}", VIEW_DIGEST_JS),
+            vec![],
+        )
+        .await?;
+    if v.is_null() {
+        return Err("there is no #lesson-panel".into());
+    }
+    let num = |k: &str| -> Result<usize> {
+        let t = v.get(k).and_then(Value::as_str).unwrap_or("");
+        t.parse()
+            .map_err(|_| format!("#lesson-panel has data-{k}=`{t}`").into())
+    };
+    Ok(LessonSeen {
+        step: num("step")?,
+        steps: num("steps")?,
+        progress: v
+            .get("progress")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        output: v.get("output").and_then(Value::as_str).map(str::to_string),
+        pause: v.get("pause").and_then(Value::as_bool).unwrap_or(false),
+        mismatch: v.get("mismatch").and_then(Value::as_bool).unwrap_or(false),
+        command: v
+            .get("command")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        view: v
+            .get("view")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+    })
+}
+
+pub(super) async fn wait_for_step(c: &Client, step: usize) -> Result<LessonSeen> {
+    wait_until(&format!("the lesson panel to show step {step}"), || async {
+        let seen = lesson_panel(c).await?;
+        Ok((seen.step == step).then_some(seen))
+    })
+    .await
+}
+
+/// An error naming the first step whose output is an `error: …`.
+fn no_failed_step(seen: &[LessonSeen]) -> Result<()> {
+    match seen
+        .iter()
+        .filter_map(|s| s.output.as_deref())
+        .find(|o| o.starts_with("error: "))
+    {
+        Some(bad) => Err(format!("a step failed: {bad}").into()),
+        None => Ok(()),
+    }
+}
+
+/// Opens `?lesson=NAME&lang=en` and presses Right arrow until the last step; what each step
+/// showed, from step 0 (before the first) to the last.
+pub(super) async fn lesson_to_the_end(
+    c: &Client,
+    url: &str,
+    name: &str,
+) -> Result<Vec<LessonSeen>> {
+    c.goto(&format!("{url}?lesson={name}&lang=en")).await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#lesson-panel[data-step='0']"))
+        .await
+        .map_err(|e| format!("#lesson-panel did not appear: {e}"))?;
+    no_errors(c).await?;
+    let first = lesson_panel(c).await?;
+    if first.steps == 0 {
+        return Err(format!("lesson {name} has no steps").into());
+    }
+    let mut seen = vec![first.clone()];
+    for k in 1..=first.steps {
+        press(c, Key::Right).await?;
+        seen.push(wait_for_step(c, k).await?);
+    }
+    if let Some((k, s)) = seen.iter().enumerate().find(|(_, s)| s.mismatch) {
+        return Err(
+            format!("step {k} of {name} differs from the output the lesson pins: {s:?}").into(),
+        );
+    }
+    let last = seen.last().cloned().unwrap_or(first);
+    let want = format!("step {0} / {0}", last.steps);
+    if last.progress.trim() != want {
+        return Err(format!(
+            "#lesson-progress reads `{}`, wanted `{want}`",
+            last.progress
+        )
+        .into());
+    }
+    // One more press at the end changes nothing.
+    press(c, Key::Right).await?;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let after = lesson_panel(c).await?;
+    if after != last {
+        return Err(format!("Right arrow past the end changed the panel: {after:?}").into());
+    }
+    no_errors(c).await?;
+    Ok(seen)
+}
+
+pub(super) async fn lesson_timeline_to_the_end(c: &Client, url: &str) -> Result<Vec<LessonSeen>> {
+    let seen = lesson_to_the_end(c, url, "03-timeline").await?;
+    let outputs: Vec<&str> = seen.iter().filter_map(|s| s.output.as_deref()).collect();
+    for want in [
+        "committed up to 10 current={orders=id-A} snapshots=[10]",
+        "lost leadership, reverted to 11 current={orders=id-A, payments=id-B} snapshots=[11]",
+    ] {
+        if !outputs.iter().any(|o| o.trim_end() == want) {
+            return Err(format!("no step showed `{want}`; outputs: {outputs:?}").into());
+        }
+    }
+    if !seen.iter().any(|s| s.pause) {
+        return Err("no step showed the pause marker".into());
+    }
+    if let Some(bad) = outputs.iter().find(|o| o.starts_with("error: ")) {
+        return Err(format!("a step failed: {bad}").into());
+    }
+    Ok(seen)
+}
+
+/// From the last step, Left arrow shows the step before, with the output it showed on the way
+/// forward (the lesson replayed from the start); Home goes back to step 0; Space runs step 1 again.
+/// Leaves a screenshot of the step before the last in `shot`.
+pub(super) async fn lesson_goes_back(c: &Client, seen: &[LessonSeen], shot: &Path) -> Result<()> {
+    let n = seen.len() - 1;
+    press(c, Key::Left).await?;
+    let back = wait_for_step(c, n - 1).await?;
+    screenshot(c, shot).await;
+    if back != seen[n - 1] {
+        return Err(format!(
+            "after Left the panel shows {back:?}, on the way forward it showed {:?}",
+            seen[n - 1]
+        )
+        .into());
+    }
+    if n >= 2 {
+        press(c, Key::Left).await?;
+        let back2 = wait_for_step(c, n - 2).await?;
+        if back2 != seen[n - 2] {
+            return Err(format!("two steps back: {back2:?}, wanted {:?}", seen[n - 2]).into());
+        }
+    }
+    press(c, Key::Home).await?;
+    wait_for_step(c, 0).await?;
+    press(c, Key::Space).await?;
+    let one = wait_for_step(c, 1).await?;
+    if one != seen[1] {
+        return Err(format!("step 1 again shows {one:?}, first time {:?}", seen[1]).into());
+    }
+    if n >= 3 {
+        // Space with the focus on a lesson button still moves one step, not two.
+        click(c, "#lesson-next").await?;
+        wait_for_step(c, 2).await?;
+        press(c, Key::Space).await?;
+        wait_for_step(c, 3).await?;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let now = lesson_panel(c).await?;
+        if now.step != 3 {
+            return Err(format!(
+                "Space on the focused Next button moved to step {}",
+                now.step
+            )
+            .into());
+        }
+        click(c, &format!("#lesson-steps [data-step='{n}']")).await?;
+        let jumped = wait_for_step(c, n).await?;
+        if jumped != seen[n] {
+            return Err(
+                format!("jumping to step {n} shows {jumped:?}, wanted {:?}", seen[n]).into(),
+            );
+        }
+    }
+    // While the keyboard help is open the lesson keys do nothing.
+    let before = lesson_panel(c).await?.step;
+    press_char(c, '?').await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#help-overlay"))
+        .await
+        .map_err(|e| format!("`?` did not open #help-overlay in a lesson: {e}"))?;
+    press(c, Key::Left).await?;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let during = lesson_panel(c).await?.step;
+    press(c, Key::Escape).await?;
+    if during != before {
+        return Err(
+            format!("Left under the help moved the lesson from {before} to {during}").into(),
+        );
+    }
+    no_errors(c).await
+}
+
+pub(super) async fn lesson_election(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    let seen = lesson_to_the_end(c, url, "02-election").await?;
+    screenshot(c, shot).await;
+    no_failed_step(&seen)?;
+    let nodes = nodes(c).await?;
+    let find = |id: i32| {
+        nodes
+            .iter()
+            .find(|n| n.id == id)
+            .ok_or_else(|| format!("node {id} is not drawn: {nodes:?}"))
+    };
+    let n102 = find(102)?;
+    if n102.role != "Leader" || n102.epoch != 2 || n102.process != "running" {
+        return Err(format!("node 102 should lead with epoch 2: {n102:?}").into());
+    }
+    let n101 = find(101)?;
+    if n101.process != "killed" {
+        return Err(format!("node 101 should be killed: {n101:?}").into());
+    }
+    Ok(())
+}
+
+/// The first step whose command line contains `text`.
+fn step_with<'a>(seen: &'a [LessonSeen], text: &str) -> Result<&'a LessonSeen> {
+    seen.iter()
+        .find(|s| s.command.contains(text))
+        .ok_or_else(|| format!("no step runs `{text}`").into())
+}
+
+/// Clicks step `k` in the row of steps and checks that the page shows what it showed there on
+/// the way forward, panels included.
+async fn jump_back_to(c: &Client, seen: &LessonSeen) -> Result<()> {
+    click(c, &format!("#lesson-steps [data-step='{}']", seen.step)).await?;
+    let now = wait_for_step(c, seen.step).await?;
+    if now != *seen {
+        return Err(format!(
+            "jumping to step {} shows {now:?}, on the way forward it showed {seen:?}",
+            seen.step
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The `HighWatermark:` of a `kafka-metadata-quorum … describe --status` output.
+fn status_field(output: &str, field: &str) -> Option<i64> {
+    output
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.trim().parse().ok())
+}
+
+/// What the metadata log panel shows for one node: (LEO, HW, its batches as
+/// (base offset, epoch, control)).
+async fn node_log(c: &Client, id: i32) -> Result<(i64, Option<i64>, Vec<(i64, i32, bool)>)> {
+    let v = c
+        .execute(
+            "const r = document.getElementById('log-' + arguments[0]);
+             if (!r) return null;
+             return { leo: r.dataset.leo, hw: r.dataset.hw,
+                      batches: Array.from(r.querySelectorAll('[data-base-offset]')).map(b =>
+                          [b.dataset.baseOffset, b.dataset.epoch, b.dataset.control]) };",
+            vec![Value::from(id)],
+        )
+        .await?;
+    if v.is_null() {
+        return Err(format!("no metadata log row #log-{id}").into());
+    }
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let leo = s(&v["leo"])
+        .parse()
+        .map_err(|_| format!("#log-{id} has data-leo `{}`", v["leo"]))?;
+    let hw = s(&v["hw"]).parse().ok();
+    let batches = v["batches"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|b| {
+                    Some((
+                        s(&b[0]).parse().ok()?,
+                        s(&b[1]).parse().ok()?,
+                        s(&b[2]) == "true",
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((leo, hw, batches))
+}
+
+/// Lesson 01 (example 1) through the page: node 1 alone leads epoch 1; at the `describe
+/// --status` step the log panel's HW is the HighWatermark the tool printed; the log starts with
+/// the leader's control batch; after `--create` the controller panel holds topic orders.
+pub(super) async fn lesson_metadata_log(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    let seen = lesson_to_the_end(c, url, "01-metadata-log").await?;
+    screenshot(c, shot).await;
+    no_failed_step(&seen)?;
+    let ids: Vec<i32> = nodes(c).await?.iter().map(|n| n.id).collect();
+    if ids != [1] {
+        return Err(format!("lesson 01 should draw node 1 alone, saw {ids:?}").into());
+    }
+    let status = step_with(&seen, "describe --status")?;
+    jump_back_to(c, status).await?;
+    let out = status.output.as_deref().unwrap_or("");
+    let hw = status_field(out, "HighWatermark:")
+        .ok_or_else(|| format!("no HighWatermark in `{out}`"))?;
+    if status_field(out, "LeaderEpoch:") != Some(1) || status_field(out, "LeaderId:") != Some(1) {
+        return Err(format!("describe --status should show leader 1 in epoch 1: `{out}`").into());
+    }
+    let n1 = nodes(c).await?;
+    let n1 = n1.first().ok_or("node 1 is not drawn")?;
+    if n1.role != "Leader" || n1.epoch != 1 {
+        return Err(format!("node 1 should lead epoch 1: {n1:?}").into());
+    }
+    let (leo, log_hw, batches) = node_log(c, 1).await?;
+    if log_hw != Some(hw) {
+        return Err(format!(
+            "the tool printed HighWatermark {hw}, the log panel shows HW {log_hw:?}"
+        )
+        .into());
+    }
+    if leo < hw {
+        return Err(format!("LEO {leo} below HW {hw}").into());
+    }
+    match batches.first() {
+        Some(&(0, 1, true)) => {}
+        first => {
+            return Err(format!(
+                "the first batch should be the control batch at offset 0, epoch 1: {first:?}"
+            )
+            .into())
+        }
+    }
+    if !batches.iter().any(|b| !b.2) {
+        return Err("no data batch in node 1's log".into());
+    }
+    // The step after `--create`: the controller's topicsByName holds orders.
+    let created = step_with(&seen, "--create --topic orders")?;
+    let after = seen
+        .get(created.step + 1)
+        .ok_or("the lesson ends at --create")?;
+    jump_back_to(c, after).await?;
+    let orders = c
+        .execute(
+            "return !!document.querySelector('#topics-by-name tr[data-topic=\"orders\"]');",
+            vec![],
+        )
+        .await?;
+    if orders != Value::Bool(true) {
+        return Err("after --create the controller panel's topicsByName has no orders".into());
+    }
+    no_errors(c).await
+}
+
+/// One broker row of the broker panel: (BrokerState, process, fenced as the active controller
+/// has it).
+async fn broker_row(c: &Client, id: i32) -> Result<(String, String, String)> {
+    let v = c
+        .execute(
+            "const r = document.querySelector('#broker-panel tr[data-broker-id=\"' + arguments[0] + '\"]');
+             return r ? [r.dataset.state, r.dataset.process, r.dataset.fencedController] : null;",
+            vec![Value::from(id)],
+        )
+        .await?;
+    let a = v
+        .as_array()
+        .ok_or_else(|| format!("no broker row for {id}"))?;
+    let s = |k: usize| a.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok((s(0), s(1), s(2)))
+}
+
+/// Lesson 04 (example 4) through the page: at the step where broker 3 is fenced the broker
+/// panel shows it stopped and fenced by controller 100, and the ISR in the describe output
+/// lost 3; at the end it runs unfenced again. Jumping back to the fenced step, and from it one
+/// step back and forward, shows the same view as on the way forward.
+pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    let seen = lesson_to_the_end(c, url, "04-fencing").await?;
+    no_failed_step(&seen)?;
+    let end = broker_row(c, 3).await?;
+    if end != ("RUNNING".into(), "running".into(), "false".into()) {
+        return Err(format!("at the end broker 3 should run unfenced: {end:?}").into());
+    }
+    let fenced = step_with(&seen, "until=fenced=3")?;
+    if !fenced
+        .output
+        .as_deref()
+        .is_some_and(|o| o.starts_with("broker 3 fenced after"))
+    {
+        return Err(format!("the fencing step printed {:?}", fenced.output).into());
+    }
+    jump_back_to(c, fenced).await?;
+    screenshot(c, shot).await;
+    let row = broker_row(c, 3).await?;
+    if row.1 != "stopped" || row.2 != "true" {
+        return Err(format!("broker 3 should be stopped and fenced by 100: {row:?}").into());
+    }
+    let active = c
+        .execute(
+            "return document.getElementById('broker-panel').dataset.activeController;",
+            vec![],
+        )
+        .await?;
+    if active.as_str() != Some("100") {
+        return Err(format!("the broker panel's active controller is {active}").into());
+    }
+    // One step back and forward again: the same view.
+    press(c, Key::Left).await?;
+    let before = wait_for_step(c, fenced.step - 1).await?;
+    if before != seen[fenced.step - 1] {
+        return Err(format!(
+            "one step back shows {before:?}, on the way forward {:?}",
+            seen[fenced.step - 1]
+        )
+        .into());
+    }
+    press(c, Key::Right).await?;
+    let again = wait_for_step(c, fenced.step).await?;
+    if again != *fenced {
+        return Err(format!("forward again shows {again:?}, first time {fenced:?}").into());
+    }
+    let describe_after = seen
+        .iter()
+        .skip(fenced.step)
+        .find(|s| s.command.contains("--describe"))
+        .and_then(|s| s.output.as_deref())
+        .unwrap_or("");
+    if !describe_after.contains("Isr: 2,1\t") {
+        return Err(format!("after fencing the ISR should be 2,1: `{describe_after}`").into());
+    }
+    no_errors(c).await
+}
