@@ -13,6 +13,7 @@ use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
 use crate::components::help::HelpOverlay;
 use crate::components::hw_panel::HighWatermarkPanel;
+use crate::components::image_panel::ImagePanel;
 use crate::components::lesson_panel::{labels, LessonPanel, LessonPicker};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
@@ -262,8 +263,9 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                             if let Some(node) = view.nodes.iter().find(|n| n.id == shown) {
                                 <StateDiagram node={node.clone()} />
                             }
-                            <LogTail view={view.clone()} selected={shown} on_select={on_select} />
+                            <LogTail view={view.clone()} selected={shown} on_select={on_select.clone()} />
                             <BrokerPanel view={view.clone()} />
+                            <ImagePanel view={view.clone()} selected={shown} on_select={on_select} />
                         </div>
                     </div>
                     <ConsolePanel scrollback={state.scrollback.clone()} lang={state.lang}

@@ -4,6 +4,7 @@
 pub mod delta;
 pub mod loader;
 pub mod metadata_image;
+pub mod shell_tree;
 pub mod snapshot_generator;
 
 pub use delta::MetadataDelta;

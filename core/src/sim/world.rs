@@ -12,6 +12,7 @@ use crate::broker::replica_manager::{ReplicaManager, ReplicaMessage, REPLICA_COR
 use crate::broker::BrokerLifecycleManager;
 use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::controller::{ControllerConfig, QuorumController};
+use crate::image::shell_tree::image_tree;
 use crate::image::MetadataLoader;
 use crate::raft::batch::Record;
 use crate::raft::io::{Outbound, RaftIo};
@@ -21,8 +22,9 @@ use crate::raft::replica_key::ReplicaKey;
 use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
-    BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, MessageView, NodeView,
-    RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
+    BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
+    NodeView, RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
+    RECENT_MESSAGE_MS,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -1487,6 +1489,26 @@ impl World {
                 fenced: b.fenced,
                 last_heartbeat_ms: b.last_heartbeat_ms,
             }),
+            image: n.loader.as_ref().map(|l| ImageView {
+                // MetadataProvenance.EMPTY is (-1, -1) before the first publication.
+                offset: if l.publish_count == 0 {
+                    -1
+                } else {
+                    l.image.provenance.offset
+                },
+                epoch: if l.publish_count == 0 {
+                    -1
+                } else {
+                    l.image.provenance.epoch
+                },
+                publish_count: l.publish_count,
+                changed: l
+                    .last_publication
+                    .as_ref()
+                    .map(|p| p.changed.iter().map(|c| c.to_string()).collect())
+                    .unwrap_or_default(),
+                tree: image_tree(&l.image),
+            }),
         }
     }
 }
@@ -1753,5 +1775,55 @@ mod view_tests {
         w.kill(leader).unwrap();
         let killed = w.view().nodes.into_iter().find(|n| n.id == leader).unwrap();
         assert!(killed.raft_timer.is_none() && killed.high_watermark_calc.is_none());
+    }
+
+    #[test]
+    fn the_view_shows_each_loaders_image_as_the_shell_tree() {
+        use crate::image::shell_tree::ShellNode;
+        let mut w = World::new(WorldConfig::new(5, vec![101, 102, 103], vec![1])).unwrap();
+        let empty = w.view();
+        let b1 = empty.nodes.iter().find(|n| n.id == 1).unwrap();
+        let image = b1.image.as_ref().expect("broker 1 runs a MetadataLoader");
+        assert_eq!(
+            (image.offset, image.epoch, image.publish_count),
+            (-1, -1, 0)
+        );
+        w.run_for(5_000);
+        let v = w.view();
+        let b1 = v.nodes.iter().find(|n| n.id == 1).unwrap();
+        let image = b1.image.as_ref().unwrap();
+        assert!(image.publish_count > 0 && image.offset >= 0);
+        assert!(image.offset < b1.high_watermark.unwrap());
+        match image.tree.lookup("/image/cluster/brokers/1") {
+            Some(ShellNode::File(t)) => assert!(t.starts_with("BrokerRegistration(id=1, "), "{t}"),
+            other => panic!("/image/cluster/brokers/1 is {other:?}"),
+        }
+        assert!(matches!(
+            image.tree.lookup("/image/features/metadata.version"),
+            Some(ShellNode::File(_))
+        ));
+        assert!(matches!(
+            image.tree.lookup("/image/provenance"),
+            Some(ShellNode::File(t)) if t.starts_with(&format!("offset {}, epoch {}, ", image.offset, image.epoch))
+        ));
+        // Loaders at the same offset hold the same image.
+        for n in &v.nodes {
+            if let Some(other) = n.image.as_ref().filter(|i| i.offset == image.offset) {
+                assert_eq!(
+                    other.tree, image.tree,
+                    "node {} at offset {}",
+                    n.id, image.offset
+                );
+            }
+        }
+        w.kill(1).unwrap();
+        assert!(w
+            .view()
+            .nodes
+            .iter()
+            .find(|n| n.id == 1)
+            .unwrap()
+            .image
+            .is_none());
     }
 }

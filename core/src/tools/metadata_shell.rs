@@ -2,153 +2,11 @@
 //! MetadataImage built from a metadata log file, browsed as a file system (`/image/...`).
 
 use super::{split_node_path, ToolError};
-use crate::controller::cluster_control::broker_registration_text;
 use crate::image::metadata_image::MetadataProvenance;
+use crate::image::shell_tree::{image_tree, ShellNode};
 use crate::image::{MetadataDelta, MetadataImage};
 use crate::raft::batch::Record;
-use crate::sim::clock::iso_utc;
 use crate::sim::World;
-
-/// A node of the shell's tree: a directory of named children, or a file's text.
-enum ShellNode {
-    Dir(Vec<(String, ShellNode)>),
-    File(String),
-}
-
-fn dir(children: Vec<(String, ShellNode)>) -> ShellNode {
-    ShellNode::Dir(children)
-}
-
-fn file(text: String) -> ShellNode {
-    ShellNode::File(text)
-}
-
-/// The image as the shell's tree (children sorted as `ls` shows them).
-fn tree(image: &MetadataImage) -> ShellNode {
-    let topic_node = |t: &crate::image::metadata_image::TopicImage| {
-        let mut children: Vec<(String, ShellNode)> = t
-            .partitions
-            .iter()
-            .map(|(p, r)| (p.to_string(), file(r.partition_registration_text())))
-            .collect();
-        children.push(("id".into(), file(t.id.to_string())));
-        children.push(("name".into(), file(t.name.clone())));
-        dir(children)
-    };
-    let by_name = image
-        .topics
-        .by_name
-        .iter()
-        .filter_map(|(n, id)| {
-            image
-                .topics
-                .by_id
-                .get(id)
-                .map(|t| (n.clone(), topic_node(t)))
-        })
-        .collect();
-    let by_id = image
-        .topics
-        .by_id
-        .iter()
-        .map(|(id, t)| (id.to_string(), topic_node(t)))
-        .collect();
-    let brokers = image
-        .cluster
-        .brokers
-        .iter()
-        .map(|(id, b)| (id.to_string(), file(broker_registration_text(&b.record))))
-        .collect();
-    let controllers = image
-        .cluster
-        .controllers
-        .iter()
-        .map(|(id, c)| {
-            (
-                id.to_string(),
-                file(format!(
-                    "ControllerRegistration(id={}, incarnationId={}, zkMigrationReady={})",
-                    c.controller_id, c.incarnation_id, c.zk_migration_ready
-                )),
-            )
-        })
-        .collect();
-    let features = image
-        .features
-        .levels
-        .iter()
-        .map(|(k, v)| (k.clone(), file(v.to_string())))
-        .collect();
-    let mut configs: Vec<(String, ShellNode)> = Vec::new();
-    let mut resources: std::collections::BTreeMap<String, Vec<(String, ShellNode)>> =
-        Default::default();
-    for ((t, n, k), v) in &image.configs.configs {
-        let resource = format!(
-            "{}:{n}",
-            crate::controller::configuration_control::resource_type_name(*t)
-        );
-        resources
-            .entry(resource)
-            .or_default()
-            .push((k.clone(), file(v.clone())));
-    }
-    for (r, c) in resources {
-        configs.push((r, dir(c)));
-    }
-    let p = image.provenance;
-    dir(vec![
-        (
-            "image".into(),
-            dir(vec![
-                ("acls".into(), dir(Vec::new())),
-                ("clientQuotas".into(), dir(Vec::new())),
-                (
-                    "cluster".into(),
-                    dir(vec![
-                        ("brokers".into(), dir(brokers)),
-                        ("controllers".into(), dir(controllers)),
-                    ]),
-                ),
-                ("configs".into(), dir(configs)),
-                ("delegationToken".into(), dir(Vec::new())),
-                ("features".into(), dir(features)),
-                ("producerIds".into(), dir(Vec::new())),
-                (
-                    "provenance".into(),
-                    file(format!(
-                        "offset {}, epoch {}, time {}",
-                        p.offset,
-                        p.epoch,
-                        iso_utc(p.time_ms)
-                    )),
-                ),
-                ("scram".into(), dir(Vec::new())),
-                (
-                    "topics".into(),
-                    dir(vec![
-                        ("byId".into(), dir(by_id)),
-                        ("byName".into(), dir(by_name)),
-                    ]),
-                ),
-            ]),
-        ),
-        (
-            "local".into(),
-            dir(vec![("version".into(), file("4.5.0-SNAPSHOT".into()))]),
-        ),
-    ])
-}
-
-fn lookup<'a>(root: &'a ShellNode, path: &str) -> Option<&'a ShellNode> {
-    let mut cur = root;
-    for part in path.split('/').filter(|p| !p.is_empty()) {
-        match cur {
-            ShellNode::Dir(children) => cur = &children.iter().find(|(n, _)| n == part)?.1,
-            ShellNode::File(_) => return None,
-        }
-    }
-    Some(cur)
-}
 
 fn print_tree(name: &str, node: &ShellNode, depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
@@ -241,7 +99,7 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
         ToolError::new("kafka-metadata-shell: error: argument --snapshot/-s is required")
     })?;
     let image = load(world, &snapshot)?;
-    let root = tree(&image);
+    let root = image_tree(&image);
     let (cmd, path) = match rest.as_slice() {
         [c] => (c.as_str(), "/".to_string()),
         [c, p] => (c.as_str(), p.clone()),
@@ -252,7 +110,7 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
         }
         _ => return Err(ToolError::new(format!("{}: too many arguments", rest[0]))),
     };
-    let node = lookup(&root, &path);
+    let node = root.lookup(&path);
     match (cmd, node) {
         ("ls", Some(ShellNode::Dir(children))) => Ok(format!(
             "{}\n",

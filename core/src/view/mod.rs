@@ -74,6 +74,23 @@ pub struct NodeView {
     pub controller: Option<ControllerView>,
     /// The BrokerLifecycleManager of a running broker node.
     pub broker: Option<BrokerView>,
+    /// The MetadataImage the node's MetadataLoader last published, if it runs one.
+    pub image: Option<ImageView>,
+}
+
+/// A published MetadataImage as kafka-metadata-shell shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ImageView {
+    /// Provenance: the offset of the last record in the image (-1 before the first publication).
+    pub offset: i64,
+    /// Provenance: the epoch of that record (-1 before the first publication).
+    pub epoch: i32,
+    /// How many images the loader has published.
+    pub publish_count: u64,
+    /// The /image areas the last publication changed (`topics`, `cluster`, ...).
+    pub changed: Vec<String>,
+    /// The shell's tree: `/image/...` and `/local/version`.
+    pub tree: crate::image::shell_tree::ShellNode,
 }
 
 /// A Raft timer of the node's current state: when it fires and how long it was set for.

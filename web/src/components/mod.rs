@@ -7,6 +7,7 @@ pub mod controller_panel;
 pub mod controls;
 pub mod help;
 pub mod hw_panel;
+pub mod image_panel;
 pub mod lesson_panel;
 pub mod log_tail;
 pub mod node_log;

@@ -8,7 +8,10 @@ use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use super::{click, no_errors, nodes, press, press_char, screenshot, wait_until, WAIT_LIMIT};
+use super::{
+    click, element_screenshot, no_errors, nodes, press, press_char, screenshot, wait_until,
+    WAIT_LIMIT,
+};
 use crate::Result;
 
 /// What the lesson panel shows: step k of n, and the current step's output (`None` when the step
@@ -28,9 +31,10 @@ pub(super) struct LessonSeen {
     view: String,
 }
 
-/// Collects the data attributes the cluster view, the metadata logs, the broker panel and the
-/// controller panel carry (roles, epochs, LEO/HW, batches, broker states, sessions, the
-/// controller's queue), as one string: equal strings, equal views.
+/// Collects the data attributes the cluster view, the metadata logs, the broker panel, the
+/// controller panel and the MetadataImage panel carry (roles, epochs, LEO/HW, batches, broker
+/// states, sessions, the controller's queue, the image's files), as one string: equal
+/// strings, equal views.
 const VIEW_DIGEST_JS: &str = "
     const pick = sel => Array.from(document.querySelectorAll(sel))
         .map(e => e.tagName + JSON.stringify(e.dataset)).join(';');
@@ -39,6 +43,8 @@ const VIEW_DIGEST_JS: &str = "
             pick('.node-log, .node-log [data-base-offset], .node-log .marker, .node-log [data-snapshot]'),
             pick('#broker-panel, #broker-panel [data-broker-id]'),
             pick('#controller-panel, #controller-panel [data-name], #controller-panel [data-epoch]'),
+            pick('#image-panel, #image-panel li[data-path]'),
+            Array.from(document.querySelectorAll('#image-panel li.file')).map(e => e.textContent).join(';'),
             status ? status.textContent : ''].join('|');";
 
 pub(super) async fn lesson_panel(c: &Client) -> Result<LessonSeen> {
@@ -424,7 +430,8 @@ async fn broker_row(c: &Client, id: i32) -> Result<(String, String, String)> {
 /// Lesson 04 (example 4) through the page: at the step where broker 3 is fenced the broker
 /// panel shows it stopped and fenced by controller 100, and the ISR in the describe output
 /// lost 3; at the end it runs unfenced again. Jumping back to the fenced step, and from it one
-/// step back and forward, shows the same view as on the way forward.
+/// step back and forward, shows the same view as on the way forward. Then the MetadataImage
+/// panel ([`lesson_image`]).
 pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result<()> {
     let seen = lesson_to_the_end(c, url, "04-fencing").await?;
     no_failed_step(&seen)?;
@@ -479,5 +486,121 @@ pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result
     if !describe_after.contains("Isr: 2,1\t") {
         return Err(format!("after fencing the ISR should be 2,1: `{describe_after}`").into());
     }
+    lesson_image(c, &seen, &shot.with_file_name("image-panel.png")).await?;
     no_errors(c).await
+}
+
+/// What the MetadataImage panel shows: (whose image, provenance offset, the text of the file
+/// at `path`, or None when the tree has no such file).
+async fn image_file(c: &Client, path: &str) -> Result<(String, i64, Option<String>)> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('image-panel');
+             if (!p) return null;
+             const f = p.querySelector('li.file[data-path=\"' + arguments[0] + '\"] > .text');
+             return [p.dataset.node, p.dataset.offset, f ? f.textContent : null];",
+            vec![Value::from(path)],
+        )
+        .await?;
+    let a = v.as_array().ok_or("there is no #image-panel")?;
+    let s = |k: usize| a.get(k).and_then(Value::as_str).map(str::to_string);
+    let offset = s(1)
+        .and_then(|o| o.parse().ok())
+        .ok_or_else(|| format!("#image-panel has data-offset {:?}", a.get(1)))?;
+    Ok((s(0).unwrap_or_default(), offset, s(2)))
+}
+
+/// Clicks the image panel's tab of node `id` and waits until the panel draws its image.
+async fn show_image_of(c: &Client, id: i32) -> Result<()> {
+    click(c, &format!("#image-node-{id}")).await?;
+    wait_until(&format!("the image panel to show node {id}"), || async {
+        let (node, _, _) = image_file(c, "/").await?;
+        Ok((node == id.to_string()).then_some(()))
+    })
+    .await
+}
+
+/// Whether the directory at `path` in the image panel is open.
+async fn image_dir_open(c: &Client, path: &str) -> Result<bool> {
+    let v = c
+        .execute(
+            "const d = document.querySelector('#image-panel li.dir[data-path=\"' + arguments[0] + '\"] > details');
+             return d ? d.open : null;",
+            vec![Value::from(path)],
+        )
+        .await?;
+    v.as_bool()
+        .ok_or_else(|| format!("the image panel has no directory {path}").into())
+}
+
+/// Lesson 04's MetadataImage, as the broker panel's kafka-metadata-shell tree shows it: at
+/// the `records` step after the fencing, broker 1's image has applied both records the tool
+/// printed (broker 3 fenced, the ISR of orders-0 without 3); a directory the lecturer closed
+/// stays closed on the next step; at the end broker 3's own image has it unfenced again.
+pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -> Result<()> {
+    let records = step_with(seen, "records 100 since=freeze")?;
+    let last_offset = records
+        .output
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("offset ")?
+                .split(' ')
+                .next()?
+                .parse::<i64>()
+                .ok()
+        })
+        .max()
+        .ok_or_else(|| format!("the records step printed {:?}", records.output))?;
+    click(c, &format!("#lesson-steps [data-step='{}']", records.step)).await?;
+    wait_for_step(c, records.step).await?;
+    show_image_of(c, 1).await?;
+    let (_, offset, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
+    if offset < last_offset {
+        return Err(format!(
+            "broker 1's image is at offset {offset}, the records printed end at {last_offset}"
+        )
+        .into());
+    }
+    if !broker3
+        .as_deref()
+        .is_some_and(|t| t.starts_with("BrokerRegistration(id=3, ") && t.contains("fenced=true"))
+    {
+        return Err(format!("broker 1's image shows broker 3 as {broker3:?}").into());
+    }
+    let (_, _, partition) = image_file(c, "/image/topics/byName/orders/0").await?;
+    if !partition
+        .as_deref()
+        .is_some_and(|t| t.contains("isr=[2, 1]") && t.contains("leader=2,"))
+    {
+        return Err(format!("broker 1's image shows orders-0 as {partition:?}").into());
+    }
+    element_screenshot(c, "#image-panel", shot).await;
+    // The lecturer closes /image/cluster; the next step keeps it closed.
+    if !image_dir_open(c, "/image/cluster").await? {
+        return Err("/image/cluster should start open".into());
+    }
+    click(
+        c,
+        "#image-panel li.dir[data-path='/image/cluster'] > details > summary",
+    )
+    .await?;
+    press(c, Key::Right).await?;
+    wait_for_step(c, records.step + 1).await?;
+    if image_dir_open(c, "/image/cluster").await? {
+        return Err("/image/cluster opened again on the next step".into());
+    }
+    let end = seen.last().ok_or("the lesson has no steps")?;
+    click(c, &format!("#lesson-steps [data-step='{}']", end.step)).await?;
+    wait_for_step(c, end.step).await?;
+    show_image_of(c, 3).await?;
+    let (_, _, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
+    if !broker3
+        .as_deref()
+        .is_some_and(|t| t.contains("fenced=false"))
+    {
+        return Err(format!("at the end broker 3's image shows itself as {broker3:?}").into());
+    }
+    Ok(())
 }

@@ -395,7 +395,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if t.ok() {
         t.check(
-            "lesson 04-fencing: broker 3 stopped and fenced at that step, unfenced at the end; back and forward match",
+            "lesson 04-fencing: broker 3 stopped and fenced at that step, unfenced at the end; back and forward match; the MetadataImage tree shows the fencing records applied",
             lesson_fencing(c, url, &artifacts.join("lesson-04.png")),
         )
         .await;
@@ -544,6 +544,33 @@ async fn screenshot(c: &Client, path: &Path) {
             Err(e) => println!("  cannot write {}: {e}", path.display()),
         },
         Err(e) => println!("  cannot take a screenshot: {e}"),
+    }
+}
+
+/// Saves a PNG of the element `css` alone (scrolled into view), reporting failures but not
+/// failing the check.
+async fn element_screenshot(c: &Client, css: &str, path: &Path) {
+    let shot = match c.find(Locator::Css(css)).await {
+        Ok(e) => {
+            let _ = c
+                .execute(
+                    "arguments[0].scrollIntoView({block: 'start'});",
+                    vec![serde_json::to_value(&e).unwrap_or_default()],
+                )
+                .await;
+            e.screenshot().await
+        }
+        Err(e) => {
+            println!("  no `{css}` to take a screenshot of: {e}");
+            return;
+        }
+    };
+    match shot {
+        Ok(png) => match fs::write(path, png) {
+            Ok(()) => println!("  screenshot: {}", path.display()),
+            Err(e) => println!("  cannot write {}: {e}", path.display()),
+        },
+        Err(e) => println!("  cannot take a screenshot of `{css}`: {e}"),
     }
 }
 
