@@ -14,6 +14,7 @@ use crate::components::controls::{Controls, ProcessTable};
 use crate::components::help::HelpOverlay;
 use crate::components::hw_panel::HighWatermarkPanel;
 use crate::components::image_panel::ImagePanel;
+use crate::components::layout::{save_split, split_style, stored_split, Splitter, TextSize};
 use crate::components::lesson_panel::{labels, LessonPanel, LessonPicker};
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
@@ -241,6 +242,15 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         Callback::from(move |id: i32| selected.set(Some(id)))
     };
     let labels = labels(state.lang);
+    // The cluster column's share of the width, kept in localStorage.
+    let split = use_state(stored_split);
+    let on_split = {
+        let split = split.clone();
+        Callback::from(move |p: u32| {
+            save_split(p);
+            split.set(p);
+        })
+    };
 
     let cluster = match state.view.clone() {
         Some(view) => {
@@ -256,8 +266,9 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                         last_error={state.last_error.clone()}
                         on_action={on_action.clone()}
                     />
-                    <div class="panels">
+                    <div class="panels" id="panels" style={split_style(*split)}>
                         <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()} />
+                        <Splitter split={*split} on_split={on_split} />
                         <div class="side">
                             <HighWatermarkPanel view={view.clone()} />
                             if let Some(node) = view.nodes.iter().find(|n| n.id == shown) {
@@ -300,6 +311,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                 }
                 <LessonPicker current={state.lesson.as_ref().map(|l| l.index)} lang={state.lang}
                               on_action={on_action.clone()} />
+                <TextSize />
                 <ThemeToggle />
                 <button id="btn-help" class="help-button" onclick={on_help_open}
                         title="Keyboard shortcuts (?)">{"? Keys"}</button>

@@ -8,6 +8,7 @@ pub mod controls;
 pub mod help;
 pub mod hw_panel;
 pub mod image_panel;
+pub mod layout;
 pub mod lesson_panel;
 pub mod log_tail;
 pub mod node_log;

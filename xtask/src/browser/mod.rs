@@ -288,6 +288,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if t.ok() {
         t.check(
+            "the splitter widens the cluster column, A+ enlarges the text; both survive a reload",
+            layout_controls(c),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
             "`?` opens the keyboard help, Escape and its close button close it",
             keyboard_help(c, &artifacts.join("help.png")),
         )
@@ -494,7 +501,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    26 + 2 * usize::from(has_election_lesson())
+    27 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -1183,6 +1190,73 @@ async fn theme_toggle(c: &Client, artifacts: &Path) -> Result<()> {
     let (back, _) = theme_of(c).await?;
     if back != first {
         return Err(format!("the second toggle gave `{back}`, wanted `{first}`").into());
+    }
+    no_errors(c).await
+}
+
+/// (splitter share, cluster column width px, `<html>` data-text-size, computed root font px).
+async fn layout_of(c: &Client) -> Result<(String, f64, String, String)> {
+    let v = c
+        .execute(
+            "const s = document.getElementById('splitter');
+             const k = document.querySelector('#panels > .cluster');
+             const r = document.documentElement;
+             return [s ? s.getAttribute('aria-valuenow') : '', k ? k.getBoundingClientRect().width : 0,
+                     r.dataset.textSize || '', getComputedStyle(r).fontSize];",
+            vec![],
+        )
+        .await?;
+    let at = |i: usize| v.get(i).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok((at(0), v[1].as_f64().unwrap_or(0.0), at(2), at(3)))
+}
+
+/// The lecturer's layout: the focused splitter moves 2 % a Right arrow and widens the cluster
+/// column; A+ sets the root font one size up; a reload keeps both; double click and A− give
+/// the defaults back (and the page is left at them).
+async fn layout_controls(c: &Client) -> Result<()> {
+    let (split, width, text, font) = layout_of(c).await?;
+    if (split.as_str(), text.as_str(), font.as_str()) != ("55", "20", "20px") {
+        return Err(format!("at first: split {split}, text size {text}, font {font}").into());
+    }
+    click(c, "#splitter").await?;
+    for _ in 0..5 {
+        press(c, Key::Right).await?;
+    }
+    let (split, wider, _, _) = wait_until("the splitter to reach 65", || async {
+        let l = layout_of(c).await?;
+        Ok((l.0 == "65").then_some(l))
+    })
+    .await?;
+    if wider < width + 50.0 {
+        return Err(
+            format!("split {split}: the cluster column is {wider} px, was {width} px").into(),
+        );
+    }
+    click(c, "#btn-text-bigger").await?;
+    let (_, _, text, font) = layout_of(c).await?;
+    if (text.as_str(), font.as_str()) != ("22", "22px") {
+        return Err(format!("after A+: text size {text}, font {font}").into());
+    }
+    c.refresh().await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    let kept = layout_of(c).await?;
+    if (kept.0.as_str(), kept.2.as_str(), kept.3.as_str()) != ("65", "22", "22px") {
+        return Err(format!("after reload: {kept:?}, wanted split 65 and 22px").into());
+    }
+    c.execute(
+        "document.getElementById('splitter')
+             .dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));",
+        vec![],
+    )
+    .await?;
+    click(c, "#btn-text-smaller").await?;
+    let back = layout_of(c).await?;
+    if (back.0.as_str(), back.2.as_str(), back.3.as_str()) != ("55", "20", "20px") {
+        return Err(format!("after double click and A-: {back:?}, wanted the defaults").into());
     }
     no_errors(c).await
 }
