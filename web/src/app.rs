@@ -21,7 +21,7 @@ use crate::components::node_log::NodeLogs;
 use crate::components::state_diagram::StateDiagram;
 use crate::components::theme::ThemeToggle;
 use crate::share;
-use crate::state::{Action, PageConfig, Playground, FRAME_WALL_MS};
+use crate::state::{Action, Lang, PageConfig, Playground, FRAME_WALL_MS};
 
 /// The address's query; a bare address takes the session kept in `localStorage` (and shows it
 /// in the address bar). The flag says whether the session was restored that way.
@@ -302,6 +302,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     };
 
     html! {
+        <ContextProvider<Lang> context={state.lang}>
         <div class="page" id="playground" data-ready="true" data-lang={state.lang.code()}
              data-mode={if state.lesson.is_some() { "lesson" } else { "free" }}>
             <header class="top">
@@ -332,5 +333,6 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             }
             { cluster }
         </div>
+        </ContextProvider<Lang>>
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod chrome;
 pub mod components;
 pub mod lessons;
 pub mod share;

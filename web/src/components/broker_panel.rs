@@ -42,6 +42,7 @@ pub fn session_left(since_ms: u64) -> f64 {
 pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
     let view = &props.view;
     let active = active_controller(view);
+    let t = crate::chrome::use_chrome();
     let brokers: Vec<&NodeView> = view
         .nodes
         .iter()
@@ -50,7 +51,7 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
     html! {
         <section class="panel broker-panel" id="broker-panel" aria-label="brokers"
                  data-active-controller={active.map(|(id, _)| id.to_string()).unwrap_or_default()}>
-            <h2>{"brokers"}
+            <h2>{ t.brokers }
                 <span class="sub">{ match active {
                     Some((id, _)) => format!(" · as active controller {id} sees them"),
                     None => " · no active controller".to_string(),

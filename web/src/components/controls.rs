@@ -49,6 +49,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Action::RewindTo(events)
     });
     let view = &props.view;
+    let t = crate::chrome::use_chrome();
     let speed_label = |ms: u64| {
         let factor = ms as f64 / f64::from(FRAME_WALL_MS);
         format!("{ms} ms/frame ({factor}×)")
@@ -57,29 +58,29 @@ pub fn Controls(props: &ControlsProps) -> Html {
         <section class="panel controls" aria-label="controls">
             <div class="bar">
                 <button id="btn-step-back" onclick={send(Action::StepBack)} disabled={props.playing}
-                        title="Back one event (free play: a checkpoint and a deterministic replay)">{"◀ Back"}</button>
+                        title="Back one event (free play: a checkpoint and a deterministic replay)">{ t.back }</button>
                 <button id="btn-step" onclick={send(Action::Step)} disabled={props.playing}
-                        title="Run exactly one event">{"Step 1 event"}</button>
+                        title="Run exactly one event">{ t.step_event }</button>
                 <button id="btn-step-tick" onclick={send(Action::StepTick)} disabled={props.playing}
                         title="Run one frame of virtual time">{ format!("+{} ms", props.sim_ms_per_frame) }</button>
                 <button id="btn-play" class={classes!("play", props.playing.then_some("playing"))}
                         data-playing={props.playing.to_string()} onclick={send(play_action)}>
-                    { if props.playing { "❚❚ Pause" } else { "▶ Play" } }
+                    { if props.playing { t.pause } else { t.play } }
                 </button>
-                <label class="speed">{"speed "}
+                <label class="speed">{ t.speed }
                     <select id="speed" onchange={on_speed}>
                         { for SIM_MS_PER_FRAME_CHOICES.iter().map(|&ms| html! {
                             <option value={ms.to_string()} selected={ms == props.sim_ms_per_frame}>{ speed_label(ms) }</option>
                         }) }
                     </select>
                 </label>
-                <span class="stat">{"virtual time "}<strong id="virtual-time" data-ms={view.now_ms.to_string()}>{ format_ms(view.now_ms) }</strong></span>
-                <span class="stat">{"events run "}<strong id="events-run">{ view.events_run }</strong></span>
-                <label class="stat" title="Drag back to rewind (free play)">{"rewind "}
+                <span class="stat">{ t.virtual_time }<strong id="virtual-time" data-ms={view.now_ms.to_string()}>{ format_ms(view.now_ms) }</strong></span>
+                <span class="stat">{ t.events_run }<strong id="events-run">{ view.events_run }</strong></span>
+                <label class="stat" title="Drag back to rewind (free play)">{ t.rewind }
                     <input id="time-slider" type="range" min="0" max={view.events_run.to_string()}
                            value={view.events_run.to_string()} disabled={props.playing} onchange={on_slider} />
                 </label>
-                <span class="stat">{"in flight "}<strong id="in-flight">{ view.messages.iter().filter(|m| !m.dropped).count() }</strong></span>
+                <span class="stat">{ t.in_flight }<strong id="in-flight">{ view.messages.iter().filter(|m| !m.dropped).count() }</strong></span>
             </div>
             if let Some(e) = &props.last_error {
                 <p id="error" class="error" role="alert">{ e.clone() }</p>
@@ -97,23 +98,43 @@ pub struct ProcessTableProps {
     pub on_action: Callback<Action>,
 }
 
-/// One row per node: its process and Raft state, and kill -9 / restart / STOP / CONT buttons.
+/// The console command that cuts node `id` off from every other node (`partition 101 |
+/// 102,103,1`), or None when it is alone.
+pub fn isolate_command(view: &ClusterView, id: i32) -> Option<String> {
+    let others: Vec<String> = view
+        .nodes
+        .iter()
+        .filter(|n| n.id != id)
+        .map(|n| n.id.to_string())
+        .collect();
+    (!others.is_empty()).then(|| format!("partition {id} | {}", others.join(",")))
+}
+
+/// One row per node: its process and Raft state, and kill -9 / restart / STOP / CONT / isolate
+/// buttons; `heal` ends every network partition.
 #[component]
 pub fn ProcessTable(props: &ProcessTableProps) -> Html {
     let view = &props.view;
+    let heal = props
+        .on_action
+        .reform(|_: MouseEvent| Action::Exec("heal".into()));
     html! {
         <section class="panel process-panel" aria-label="process control">
+                <p class="network-buttons">
+                    <button id="btn-heal" class="proc heal" onclick={heal}
+                            title="heal: end every network partition">{"heal network"}</button>
+                </p>
                 <table class="processes" id="processes">
                     <thead><tr><th>{"node"}</th><th>{"roles"}</th><th>{"process"}</th><th>{"state"}</th><th>{"epoch"}</th><th>{"leader"}</th><th>{"voted"}</th><th>{"next timer"}</th><th>{"process control"}</th></tr></thead>
                     <tbody>
-                        { for view.nodes.iter().map(|n| node_row(n, &props.on_action)) }
+                        { for view.nodes.iter().map(|n| node_row(n, isolate_command(view, n.id), &props.on_action)) }
                     </tbody>
                 </table>
         </section>
     }
 }
 
-fn node_row(node: &NodeView, on_action: &Callback<Action>) -> Html {
+fn node_row(node: &NodeView, isolate: Option<String>, on_action: &Callback<Action>) -> Html {
     let id = node.id;
     let button = |name: &str, label: &str, action: Action, enabled: bool| {
         html! {
@@ -140,6 +161,9 @@ fn node_row(node: &NodeView, on_action: &Callback<Action>) -> Html {
                 { button("restart", "restart", Action::Restart(id), killed) }
                 { button("stop", "STOP", Action::Stop(id), running) }
                 { button("cont", "CONT", Action::Cont(id), stopped) }
+                if let Some(cmd) = isolate {
+                    { button("isolate", "isolate", Action::Exec(cmd), true) }
+                }
             </td>
         </tr>
     }
@@ -156,5 +180,21 @@ mod tests {
     fn formats_ms() {
         assert_eq!(super::format_ms(0), "0.000 s");
         assert_eq!(super::format_ms(12345), "12.345 s");
+    }
+
+    #[test]
+    fn isolate_cuts_one_node_from_the_rest() {
+        let mut w = kraft_core::sim::World::new(kraft_core::sim::WorldConfig::new(
+            1,
+            vec![101, 102],
+            vec![1],
+        ))
+        .unwrap();
+        w.run_for(10);
+        let v = w.view();
+        assert_eq!(
+            super::isolate_command(&v, 101).as_deref(),
+            Some("partition 101 | 1,102")
+        );
     }
 }

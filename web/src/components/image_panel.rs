@@ -49,12 +49,13 @@ pub fn open_at_first(path: &str) -> bool {
 pub fn ImagePanel(props: &ImagePanelProps) -> Html {
     let view = &props.view;
     let shown = shown_node(view, props.selected);
+    let t = crate::chrome::use_chrome();
     html! {
         <section class="panel image-panel" id="image-panel" aria-label="metadata image"
                  data-node={shown.map(|n| n.id.to_string()).unwrap_or_default()}
                  data-offset={shown.and_then(|n| n.image.as_ref()).map(|i| i.offset.to_string()).unwrap_or_default()}
                  data-epoch={shown.and_then(|n| n.image.as_ref()).map(|i| i.epoch.to_string()).unwrap_or_default()}>
-            <h2>{"MetadataImage"}<span class="sub">{" · as kafka-metadata-shell shows it"}</span></h2>
+            <h2>{"MetadataImage"}<span class="sub">{ t.image_sub }</span></h2>
             <div class="tabs" role="tablist">
                 { for view.nodes.iter().filter(|n| n.image.is_some()).map(|n| {
                     let id = n.id;

@@ -20,6 +20,7 @@ pub struct LogTailProps {
 #[component]
 pub fn LogTail(props: &LogTailProps) -> Html {
     let node = props.view.nodes.iter().find(|n| n.id == props.selected);
+    let t = crate::chrome::use_chrome();
     // Which lines: all, controller.log's (the controller loggers) or server.log's, and a text.
     let file = use_state(|| "all".to_string());
     let text = use_state(String::new);
@@ -58,7 +59,7 @@ pub fn LogTail(props: &LogTailProps) -> Html {
     };
     html! {
         <section class="panel tail" aria-label="log tail">
-            <h2>{"log tail"}</h2>
+            <h2>{ t.log_tail }</h2>
             <div class="tabs" role="tablist">
                 { for props.view.nodes.iter().map(|n| {
                     let id = n.id;

@@ -84,6 +84,7 @@ fn f(v: f64) -> String {
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let node = &props.node;
+    let t = crate::chrome::use_chrome();
     let running = node.process == "running";
     let current = running.then_some(node.raft_state.as_str());
     let last = node.last_transition.as_ref();
@@ -136,7 +137,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                  data-current={current.unwrap_or("-").to_string()}
                  data-last-from={last.map(|t| t.from.clone()).unwrap_or_default()}
                  data-last-to={last.map(|t| t.to.clone()).unwrap_or_default()}>
-            <h2>{ format!("Raft states of node {}{}", node.id, if observer { " (observer)" } else { "" }) }</h2>
+            <h2>{ format!("{} {}{}", t.raft_states, node.id, if observer { " (observer)" } else { "" }) }</h2>
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Raft state transitions">
                 <defs>
                     <marker id="sd-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto">

@@ -288,6 +288,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if t.ok() {
         t.check(
+            "한국어 / English switch the controls' and panels' labels",
+            ui_language(c),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
             "the splitter widens the cluster column, A+ enlarges the text; both survive a reload",
             layout_controls(c),
         )
@@ -382,6 +389,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         t.check(
             "restart rejoins the old leader as a follower",
             restart_rejoins(c, old_id, new_id, new_epoch),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "isolate cuts the leader off, a new leader is elected; heal brings it back as a follower",
+            isolate_and_heal(c),
         )
         .await;
     }
@@ -501,7 +515,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    27 + 2 * usize::from(has_election_lesson())
+    29 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -867,23 +881,46 @@ async fn failover(c: &Client, old_id: i32, old_epoch: i32) -> Result<(i32, i32)>
 
 async fn restart_rejoins(c: &Client, old_id: i32, new_id: i32, new_epoch: i32) -> Result<()> {
     click(c, &format!("#btn-restart-{old_id}")).await?;
+    play_until_following(c, old_id, new_id, new_epoch).await
+}
+
+/// Plays until node `id` runs as a follower of `leader` in epoch `epoch` or later, then pauses.
+async fn play_until_following(c: &Client, id: i32, leader: i32, epoch: i32) -> Result<()> {
     set_playing(c, true).await?;
-    let found = wait_until("the restarted node to follow the new leader", || async {
+    let found = wait_until(&format!("{id} to follow leader {leader}"), || async {
         Ok(nodes(c)
             .await?
             .iter()
             .any(|n| {
-                n.id == old_id
+                n.id == id
                     && n.process == "running"
                     && n.role == "Follower"
-                    && n.leader_id == Some(new_id)
-                    && n.epoch >= new_epoch
+                    && n.leader_id == Some(leader)
+                    && n.epoch >= epoch
             })
             .then_some(()))
     })
     .await;
     set_playing(c, false).await?;
     found
+}
+
+/// The process table's `isolate` partitions the leader from every other node: the others elect
+/// a leader in a higher epoch; `heal network` ends the partition and the old leader follows the
+/// new one.
+async fn isolate_and_heal(c: &Client) -> Result<()> {
+    let (old_id, old_epoch) = leader_of(&nodes(c).await?).ok_or("no leader before isolating it")?;
+    click(c, &format!("#btn-isolate-{old_id}")).await?;
+    set_playing(c, true).await?;
+    let found = wait_until("a new leader while the old one is isolated", || async {
+        Ok(leader_of(&nodes(c).await?).filter(|&(id, epoch)| id != old_id && epoch > old_epoch))
+    })
+    .await;
+    set_playing(c, false).await?;
+    let (new_id, new_epoch) = found?;
+    click(c, "#btn-heal").await?;
+    play_until_following(c, old_id, new_id, new_epoch).await?;
+    no_errors(c).await
 }
 
 async fn virtual_time_ms(c: &Client) -> Result<u64> {
@@ -1165,12 +1202,7 @@ async fn theme_toggle(c: &Client, artifacts: &Path) -> Result<()> {
     if now != other || class != format!("theme-{other}") {
         return Err(format!("after the toggle: data-theme `{now}`, class `{class}`").into());
     }
-    c.refresh().await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-ready='true']"))
-        .await
-        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    reload(c).await?;
     let (kept, class) = theme_of(c).await?;
     if kept != other || class != format!("theme-{other}") {
         return Err(
@@ -1192,6 +1224,66 @@ async fn theme_toggle(c: &Client, artifacts: &Path) -> Result<()> {
         return Err(format!("the second toggle gave `{back}`, wanted `{first}`").into());
     }
     no_errors(c).await
+}
+
+/// (`#playground` data-lang, the play button's text, the broker panel's heading).
+async fn chrome_of(c: &Client) -> Result<(String, String, String)> {
+    let v = c
+        .execute(
+            "const t = s => (document.querySelector(s) || {}).textContent || '';
+             return [document.getElementById('playground').dataset.lang,
+                     t('#btn-play').trim(), t('#broker-panel h2')];",
+            vec![],
+        )
+        .await?;
+    let at = |i: usize| v.get(i).and_then(Value::as_str).unwrap_or("").to_string();
+    Ok((at(0), at(1), at(2)))
+}
+
+/// The language buttons switch the chrome, not only the narration: Korean labels on the
+/// controls and the panels' headings, then English ones. Leaves the page in the language it
+/// started in.
+async fn ui_language(c: &Client) -> Result<()> {
+    let (first, _, _) = chrome_of(c).await?;
+    click(c, "#lang-ko").await?;
+    let ko = wait_until("the page to switch to Korean", || async {
+        let v = chrome_of(c).await?;
+        Ok((v.0 == "ko").then_some(v))
+    })
+    .await?;
+    if ko.1 != "▶ 재생" || !ko.2.starts_with("브로커") {
+        return Err(format!(
+            "in Korean the play button says `{}`, the brokers heading `{}`",
+            ko.1, ko.2
+        )
+        .into());
+    }
+    click(c, "#lang-en").await?;
+    let en = wait_until("the page to switch to English", || async {
+        let v = chrome_of(c).await?;
+        Ok((v.0 == "en").then_some(v))
+    })
+    .await?;
+    if en.1 != "▶ Play" || !en.2.starts_with("brokers") {
+        return Err(format!(
+            "in English the play button says `{}`, the brokers heading `{}`",
+            en.1, en.2
+        )
+        .into());
+    }
+    click(c, &format!("#lang-{first}")).await?;
+    no_errors(c).await
+}
+
+/// Reloads the page and waits until the playground is drawn again.
+async fn reload(c: &Client) -> Result<()> {
+    c.refresh().await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#playground[data-ready='true']"))
+        .await
+        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    Ok(())
 }
 
 /// (splitter share, cluster column width px, `<html>` data-text-size, computed root font px).
@@ -1237,12 +1329,7 @@ async fn layout_controls(c: &Client) -> Result<()> {
     if (text.as_str(), font.as_str()) != ("22", "22px") {
         return Err(format!("after A+: text size {text}, font {font}").into());
     }
-    c.refresh().await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-ready='true']"))
-        .await
-        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    reload(c).await?;
     let kept = layout_of(c).await?;
     if (kept.0.as_str(), kept.2.as_str(), kept.3.as_str()) != ("65", "22", "22px") {
         return Err(format!("after reload: {kept:?}, wanted split 65 and 22px").into());
