@@ -12,7 +12,6 @@ use crate::broker::replica_manager::{ReplicaManager, ReplicaMessage, REPLICA_COR
 use crate::broker::BrokerLifecycleManager;
 use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::controller::{ControllerConfig, QuorumController};
-use crate::image::shell_tree::image_tree;
 use crate::image::MetadataLoader;
 use crate::raft::batch::Record;
 use crate::raft::io::{Outbound, RaftIo};
@@ -1489,25 +1488,24 @@ impl World {
                 fenced: b.fenced,
                 last_heartbeat_ms: b.last_heartbeat_ms,
             }),
-            image: n.loader.as_ref().map(|l| ImageView {
+            image: n.loader.as_ref().map(|l| {
                 // MetadataProvenance.EMPTY is (-1, -1) before the first publication.
-                offset: if l.publish_count == 0 {
-                    -1
+                let (offset, epoch) = if l.publish_count == 0 {
+                    (-1, -1)
                 } else {
-                    l.image.provenance.offset
-                },
-                epoch: if l.publish_count == 0 {
-                    -1
-                } else {
-                    l.image.provenance.epoch
-                },
-                publish_count: l.publish_count,
-                changed: l
-                    .last_publication
-                    .as_ref()
-                    .map(|p| p.changed.iter().map(|c| c.to_string()).collect())
-                    .unwrap_or_default(),
-                tree: image_tree(&l.image),
+                    (l.image.provenance.offset, l.image.provenance.epoch)
+                };
+                ImageView {
+                    offset,
+                    epoch,
+                    publish_count: l.publish_count,
+                    changed: l
+                        .last_publication
+                        .as_ref()
+                        .map(|p| p.changed.iter().map(|c| c.to_string()).collect())
+                        .unwrap_or_default(),
+                    image: l.image.clone(),
+                }
             }),
         }
     }
@@ -1794,25 +1792,27 @@ mod view_tests {
         let image = b1.image.as_ref().unwrap();
         assert!(image.publish_count > 0 && image.offset >= 0);
         assert!(image.offset < b1.high_watermark.unwrap());
-        match image.tree.lookup("/image/cluster/brokers/1") {
+        match image.tree().lookup("/image/cluster/brokers/1") {
             Some(ShellNode::File(t)) => assert!(t.starts_with("BrokerRegistration(id=1, "), "{t}"),
             other => panic!("/image/cluster/brokers/1 is {other:?}"),
         }
         assert!(matches!(
-            image.tree.lookup("/image/features/metadata.version"),
+            image.tree().lookup("/image/features/metadata.version"),
             Some(ShellNode::File(_))
         ));
         assert!(matches!(
-            image.tree.lookup("/image/provenance"),
+            image.tree().lookup("/image/provenance"),
             Some(ShellNode::File(t)) if t.starts_with(&format!("offset {}, epoch {}, ", image.offset, image.epoch))
         ));
         // Loaders at the same offset hold the same image.
         for n in &v.nodes {
             if let Some(other) = n.image.as_ref().filter(|i| i.offset == image.offset) {
                 assert_eq!(
-                    other.tree, image.tree,
+                    other.tree(),
+                    image.tree(),
                     "node {} at offset {}",
-                    n.id, image.offset
+                    n.id,
+                    image.offset
                 );
             }
         }

@@ -89,8 +89,18 @@ pub struct ImageView {
     pub publish_count: u64,
     /// The /image areas the last publication changed (`topics`, `cluster`, ...).
     pub changed: Vec<String>,
-    /// The shell's tree: `/image/...` and `/local/version`.
-    pub tree: crate::image::shell_tree::ShellNode,
+    /// The image itself (its areas are shared `Arc`s, so this is cheap to keep); see
+    /// [`ImageView::tree`].
+    #[serde(skip)]
+    pub image: crate::image::MetadataImage,
+}
+
+impl ImageView {
+    /// The shell's tree of the image: `/image/...` and `/local/version`. Built on demand, for
+    /// the one image a panel draws, not for every node on every step.
+    pub fn tree(&self) -> crate::image::shell_tree::ShellNode {
+        crate::image::shell_tree::image_tree(&self.image)
+    }
 }
 
 /// A Raft timer of the node's current state: when it fires and how long it was set for.

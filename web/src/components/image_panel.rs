@@ -92,7 +92,7 @@ fn image_body(node: &NodeView, image: &ImageView) -> Html {
     } else {
         format!(" · last changed: {}", image.changed.join(", "))
     };
-    let ShellNode::Dir(children) = &image.tree else {
+    let ShellNode::Dir(children) = image.tree() else {
         return html! {};
     };
     html! {

@@ -229,8 +229,7 @@ pub(super) async fn lesson_goes_back(c: &Client, seen: &[LessonSeen], shot: &Pat
             )
             .into());
         }
-        click(c, &format!("#lesson-steps [data-step='{n}']")).await?;
-        let jumped = wait_for_step(c, n).await?;
+        let jumped = goto_step(c, n).await?;
         if jumped != seen[n] {
             return Err(
                 format!("jumping to step {n} shows {jumped:?}, wanted {:?}", seen[n]).into(),
@@ -286,11 +285,16 @@ fn step_with<'a>(seen: &'a [LessonSeen], text: &str) -> Result<&'a LessonSeen> {
         .ok_or_else(|| format!("no step runs `{text}`").into())
 }
 
+/// Clicks step `k` in the row of steps and waits until the lesson panel shows it.
+async fn goto_step(c: &Client, k: usize) -> Result<LessonSeen> {
+    click(c, &format!("#lesson-steps [data-step='{k}']")).await?;
+    wait_for_step(c, k).await
+}
+
 /// Clicks step `k` in the row of steps and checks that the page shows what it showed there on
 /// the way forward, panels included.
 async fn jump_back_to(c: &Client, seen: &LessonSeen) -> Result<()> {
-    click(c, &format!("#lesson-steps [data-step='{}']", seen.step)).await?;
-    let now = wait_for_step(c, seen.step).await?;
+    let now = goto_step(c, seen.step).await?;
     if now != *seen {
         return Err(format!(
             "jumping to step {} shows {now:?}, on the way forward it showed {seen:?}",
@@ -553,8 +557,7 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
         })
         .max()
         .ok_or_else(|| format!("the records step printed {:?}", records.output))?;
-    click(c, &format!("#lesson-steps [data-step='{}']", records.step)).await?;
-    wait_for_step(c, records.step).await?;
+    goto_step(c, records.step).await?;
     show_image_of(c, 1).await?;
     let (_, offset, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
     if offset < last_offset {
@@ -592,8 +595,7 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
         return Err("/image/cluster opened again on the next step".into());
     }
     let end = seen.last().ok_or("the lesson has no steps")?;
-    click(c, &format!("#lesson-steps [data-step='{}']", end.step)).await?;
-    wait_for_step(c, end.step).await?;
+    goto_step(c, end.step).await?;
     show_image_of(c, 3).await?;
     let (_, _, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
     if !broker3
