@@ -146,7 +146,8 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     }
 
     // The lesson step and the command history in the address and in localStorage; not while
-    // playing (a frame every 50 ms would flood the history API), but as soon as it pauses.
+    // playing (a frame every 50 ms would flood the history API), but as soon as it pauses;
+    // written at most every SAVE_DELAY_MS, not on every step click.
     {
         let params = state.share_params();
         use_effect_with((params, state.playing), |((step, cmds), playing)| {
@@ -156,8 +157,14 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                     .unwrap_or_default();
                 let query =
                     share::with_params(&search, &[("step", step.clone()), ("cmds", cmds.clone())]);
-                share::save_query(&query);
+                share::save_query_soon(query);
             }
+        });
+        // Leaving the page writes a save still waiting.
+        use_effect_with((), |_| {
+            let listener = web_sys::window()
+                .map(|window| EventListener::new(&window, "pagehide", |_| share::flush_pending()));
+            move || drop(listener)
         });
     }
     let restored = use_state(|| props.restored);

@@ -3,6 +3,10 @@
 //! too. Opening such an address rebuilds the same state by deterministic replay (see
 //! [`crate::state::PageConfig::build`]).
 
+use std::cell::RefCell;
+
+use gloo_timers::callback::Timeout;
+
 /// The `localStorage` key that keeps the last session's query string.
 pub const SESSION_KEY: &str = "kraft-session";
 /// In `cmds`, the line that stands for "run the lesson's next step here".
@@ -112,10 +116,44 @@ pub fn stored_session() -> Option<String> {
         .filter(|q| !q.is_empty())
 }
 
-/// Forgets the kept session.
+/// Forgets the kept session (and a save that has not been written yet).
 pub fn forget_session() {
+    PENDING.with(|p| p.borrow_mut().take());
+    SAVE_TIMER.with(|t| t.borrow_mut().take());
     if let Some(s) = storage() {
         let _ = s.remove_item(SESSION_KEY);
+    }
+}
+
+/// How long (wall ms) [`save_query_soon`] waits before it writes: steps clicked within it are
+/// written once. `history.replaceState` costs Chromium about 3 ms, more than drawing a step.
+pub const SAVE_DELAY_MS: u32 = 150;
+
+thread_local! {
+    /// The query [`save_query_soon`] will write.
+    static PENDING: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// The timer that writes it.
+    static SAVE_TIMER: RefCell<Option<Timeout>> = const { RefCell::new(None) };
+}
+
+/// [`save_query`] within [`SAVE_DELAY_MS`]: the newest query given by then is written, once.
+pub fn save_query_soon(query: String) {
+    PENDING.with(|p| *p.borrow_mut() = Some(query));
+    SAVE_TIMER.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.is_none() {
+            *t = Some(Timeout::new(SAVE_DELAY_MS, || {
+                SAVE_TIMER.with(|t| t.borrow_mut().take());
+                flush_pending();
+            }));
+        }
+    });
+}
+
+/// Writes the query [`save_query_soon`] holds now, if any (also when the page is left).
+pub fn flush_pending() {
+    if let Some(q) = PENDING.with(|p| p.borrow_mut().take()) {
+        save_query(&q);
     }
 }
 

@@ -13,6 +13,11 @@ pub const WASM_PROFILE: &str = "wasm-release";
 
 /// Builds everything into `dist/` and returns its path.
 pub fn build() -> Result<PathBuf> {
+    build_with_names(false)
+}
+
+/// [`build`], keeping the wasm's name section when `names` (for a CPU profile by function).
+pub fn build_with_names(names: bool) -> Result<PathBuf> {
     let started = Instant::now();
     ensure_wasm_target()?;
     let mut cmd = cargo();
@@ -41,7 +46,7 @@ pub fn build() -> Result<PathBuf> {
         .input_path(&wasm)
         .web(true)?
         .omit_default_module_path(false)
-        .remove_name_section(true)
+        .remove_name_section(!names)
         .remove_producers_section(true)
         .typescript(false)
         .generate(&dist)

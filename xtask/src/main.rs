@@ -7,6 +7,7 @@
 //! - `bench`: the engine's benchmark (`kraft bench`), then the page's in Chromium.
 
 mod browser;
+mod cpu_profile;
 mod dist;
 mod serve;
 mod test;
@@ -30,7 +31,9 @@ commands:
   browser                            only the headless-browser test, against the dist/ built last
   bench [--no-wasm] [args..]         the engine's benchmark (kraft bench [args..]), then the page's
                                      in headless Chromium: wasm speed and memory over 1 simulated
-                                     hour, p95 step-click latency, wasm size";
+                                     hour, p95 step-click latency, wasm size
+                                     (--page-only: only the page's; --profile: and a CPU
+                                     profile of the step clicks by function)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -89,7 +92,14 @@ fn bench(args: &[String]) -> Result<()> {
         .into());
     }
     let wasm = !args.iter().any(|a| a == "--no-wasm");
-    let args: Vec<&String> = args.iter().filter(|a| *a != "--no-wasm").collect();
+    let profile = args.iter().any(|a| a == "--profile");
+    if args.iter().any(|a| a == "--page-only") {
+        return wasm_bench::run(profile);
+    }
+    let args: Vec<&String> = args
+        .iter()
+        .filter(|a| *a != "--no-wasm" && *a != "--profile")
+        .collect();
     let mut cmd = cargo();
     cmd.args([
         "run",
@@ -104,7 +114,7 @@ fn bench(args: &[String]) -> Result<()> {
     cmd.args(args);
     run(&mut cmd)?;
     if wasm {
-        wasm_bench::run()?;
+        wasm_bench::run(profile)?;
     }
     Ok(())
 }

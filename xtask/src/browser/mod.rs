@@ -1606,20 +1606,23 @@ async fn url_replays_commands(c: &Client, url: &str) -> Result<WorldSeen> {
     if new_id == old_id || new_epoch <= old_epoch {
         return Err(format!("no failover: {old_id}@{old_epoch} then {new_id}@{new_epoch}").into());
     }
-    let search = wait_until("cmds= in the address", || async {
-        let s = location_search(c).await?;
-        Ok(s.contains("cmds=").then_some(s))
-    })
-    .await?;
-    for part in [
+    // The address is written within SAVE_DELAY_MS of the last change.
+    let kill = format!("kill%20-9%20{old_id}");
+    let parts = [
         "seed=42",
         "%23frames",
         "run%20until%3Dleader",
-        &format!("kill%20-9%20{old_id}"),
-    ] {
-        if !search.contains(part) {
-            return Err(format!("the address `{search}` has no `{part}`").into());
-        }
+        &kill,
+        "run%204s",
+    ];
+    let found = wait_until("the commands in the address", || async {
+        let s = location_search(c).await?;
+        Ok(parts.iter().all(|p| s.contains(p)).then_some(()))
+    })
+    .await;
+    if found.is_err() {
+        let search = location_search(c).await?;
+        return Err(format!("the address `{search}` lacks one of {parts:?}").into());
     }
     c.refresh().await?;
     wait_loaded(c, "reload").await?;
