@@ -274,7 +274,8 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                         on_action={on_action.clone()}
                     />
                     <div class="panels" id="panels" style={split_style(*split)}>
-                        <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()} />
+                        <ClusterDiagram view={view.clone()} selected={shown} on_select={on_select.clone()}
+                                        on_action={on_action.clone()} />
                         <Splitter split={*split} on_split={on_split} />
                         <div class="side">
                             <HighWatermarkPanel view={view.clone()} />

@@ -7,7 +7,9 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, MessageView, NodeView, RaftTimerView, RECENT_MESSAGE_MS};
 use yew::prelude::*;
 
+use super::controls::{isolate_command, process_buttons};
 use super::role_class;
+use crate::state::Action;
 
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 720.0;
@@ -29,6 +31,8 @@ pub struct ClusterDiagramProps {
     pub selected: i32,
     /// Called with a node id when the user clicks a node.
     pub on_select: Callback<i32>,
+    /// Sends the node menu's process actions to the reducer.
+    pub on_action: Callback<Action>,
 }
 
 /// Where each node sits on the ring, by node id.
@@ -205,14 +209,19 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
     }
 }
 
-fn draw_node(
-    node: &NodeView,
-    (x, y): (f64, f64),
-    selected: bool,
-    on_select: &Callback<i32>,
-) -> Html {
+/// Clicking a node (or Enter on it) selects it and opens its menu, or closes the menu it has.
+fn draw_node(node: &NodeView, (x, y): (f64, f64), selected: bool, on_open: &Callback<i32>) -> Html {
     let id = node.id;
-    let onclick = on_select.reform(move |_: MouseEvent| id);
+    let onclick = on_open.reform(move |_: MouseEvent| id);
+    let onkeydown = {
+        let on_open = on_open.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                e.prevent_default();
+                on_open.emit(id);
+            }
+        })
+    };
     let is_broker_only = !node.roles.contains("controller");
     let class = classes!(
         "node",
@@ -239,8 +248,9 @@ fn draw_node(
         <g class={class} id={format!("node-{id}")} data-node-id={id.to_string()}
            data-role={node.raft_state.clone()} data-epoch={node.epoch.to_string()}
            data-process={node.process.clone()} data-leader-id={node.leader_id.map(|l| l.to_string()).unwrap_or_default()}
-           onclick={onclick}>
-            <title>{ format!("node {id} ({}), {}, voted {:?}", node.roles, leader, node.voted_id) }</title>
+           onclick={onclick} onkeydown={onkeydown} tabindex="0" role="button"
+           aria-label={format!("node {id}: open its menu")}>
+            <title>{ format!("node {id} ({}), {}, voted {:?} — click for kill -9, STOP, CONT, restart, isolate", node.roles, leader, node.voted_id) }</title>
             { shape }
             <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
             <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
@@ -257,13 +267,75 @@ fn fmt(v: f64) -> String {
     format!("{v:.1}")
 }
 
-/// The SVG drawing of the cluster.
+/// The menu of node `node`, in the middle of the ring (where it covers no node): the process
+/// table's kill -9 / restart / STOP / CONT / isolate, heal, and close.
+fn node_menu(
+    view: &ClusterView,
+    node: &NodeView,
+    on_action: &Callback<Action>,
+    on_close: Callback<()>,
+) -> Html {
+    let id = node.id;
+    // The ring's centre, in % of the drawing (see `layout`).
+    let style = format!(
+        "left: {:.2}%; top: {:.2}%;",
+        50.0,
+        (HEIGHT - 40.0) / 2.0 / HEIGHT * 100.0
+    );
+    let heal = on_action.reform(|_: MouseEvent| Action::Exec("heal".into()));
+    let close = on_close.reform(|_: MouseEvent| ());
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Escape" {
+            e.prevent_default();
+            on_close.emit(());
+        }
+    });
+    let state = if node.process == "running" {
+        node.raft_state.clone()
+    } else {
+        node.process.to_uppercase()
+    };
+    html! {
+        <div class={classes!("node-menu", role_class(node))} id="node-menu" data-node-id={id.to_string()}
+             data-process={node.process.clone()} style={style} role="dialog"
+             aria-label={format!("node {id}")} onkeydown={onkeydown}>
+            <p class="node-menu-head">
+                <strong>{ format!("node {id}") }</strong>
+                <button id="node-menu-close" class="close" onclick={close} title="Close (Escape)">{"×"}</button>
+            </p>
+            <p class="node-menu-state">{ format!("{} · {state} · epoch {}", node.roles, node.epoch) }</p>
+            <p class="node-menu-buttons">
+                { process_buttons(node, isolate_command(view, id), on_action, "menu") }
+                <button id={format!("menu-heal-{id}")} class="proc heal" onclick={heal}
+                        title="heal: end every network partition">{"heal network"}</button>
+            </p>
+        </div>
+    }
+}
+
+/// The SVG drawing of the cluster; clicking a node selects it and opens its menu.
 #[component]
 pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
     let view = &props.view;
     let pos = layout(&view.nodes);
+    // The node whose menu is open.
+    let menu = use_state(|| None::<i32>);
+    let on_open = {
+        let menu = menu.clone();
+        let on_select = props.on_select.clone();
+        Callback::from(move |id: i32| {
+            on_select.emit(id);
+            menu.set(if *menu == Some(id) { None } else { Some(id) });
+        })
+    };
+    let on_close = {
+        let menu = menu.clone();
+        Callback::from(move |()| menu.set(None))
+    };
+    let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
     html! {
         <section class="panel cluster" aria-label="cluster">
+          <div class="cluster-stage">
             <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img">
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -280,9 +352,13 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                     { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
                 </g>
                 <g class="nodes">
-                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &props.on_select)) }
+                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open)) }
                 </g>
             </svg>
+            if let Some(node) = open {
+                { node_menu(view, node, &props.on_action, on_close) }
+            }
+          </div>
             <p class="legend">
                 <span class="key msg-vote">{"Vote"}</span>
                 <span class="key msg-prevote">{"PreVote"}</span>

@@ -134,17 +134,39 @@ pub fn ProcessTable(props: &ProcessTableProps) -> Html {
     }
 }
 
-fn node_row(node: &NodeView, isolate: Option<String>, on_action: &Callback<Action>) -> Html {
+/// The process-control buttons of `node`: kill -9, restart, STOP, CONT (each enabled only when
+/// it applies) and, when `isolate` is given, isolate. Their ids are `{prefix}-{action}-{id}`.
+pub fn process_buttons(
+    node: &NodeView,
+    isolate: Option<String>,
+    on_action: &Callback<Action>,
+    prefix: &str,
+) -> Html {
     let id = node.id;
     let button = |name: &str, label: &str, action: Action, enabled: bool| {
         html! {
-            <button id={format!("btn-{name}-{id}")} class={classes!("proc", name.to_string())}
+            <button id={format!("{prefix}-{name}-{id}")} class={classes!("proc", name.to_string())}
                     disabled={!enabled} onclick={on_action.reform(move |_: MouseEvent| action.clone())}>{ label.to_string() }</button>
         }
     };
     let running = node.process == "running";
     let killed = node.process == "killed";
     let stopped = node.process == "stopped";
+    html! {
+        <>
+            { button("kill", "kill -9", Action::Kill(id), !killed) }
+            { button("restart", "restart", Action::Restart(id), killed) }
+            { button("stop", "STOP", Action::Stop(id), running) }
+            { button("cont", "CONT", Action::Cont(id), stopped) }
+            if let Some(cmd) = isolate {
+                { button("isolate", "isolate", Action::Exec(cmd), true) }
+            }
+        </>
+    }
+}
+
+fn node_row(node: &NodeView, isolate: Option<String>, on_action: &Callback<Action>) -> Html {
+    let id = node.id;
     let opt = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
     html! {
         <tr data-node-id={id.to_string()} data-process={node.process.clone()} class={super::role_class(node)}>
@@ -156,15 +178,7 @@ fn node_row(node: &NodeView, isolate: Option<String>, on_action: &Callback<Actio
             <td class="num">{ opt(node.leader_id) }</td>
             <td class="num">{ opt(node.voted_id) }</td>
             <td class="num">{ node.next_timer_ms.map(format_ms).unwrap_or_else(|| "-".into()) }</td>
-            <td class="buttons">
-                { button("kill", "kill -9", Action::Kill(id), !killed) }
-                { button("restart", "restart", Action::Restart(id), killed) }
-                { button("stop", "STOP", Action::Stop(id), running) }
-                { button("cont", "CONT", Action::Cont(id), stopped) }
-                if let Some(cmd) = isolate {
-                    { button("isolate", "isolate", Action::Exec(cmd), true) }
-                }
-            </td>
+            <td class="buttons">{ process_buttons(node, isolate, on_action, "btn") }</td>
         </tr>
     }
 }

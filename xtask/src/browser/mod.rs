@@ -400,6 +400,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
     }
     if t.ok() {
+        t.check(
+            "clicking a node opens its menu: STOP, CONT, kill -9 and restart of a follower from it; Escape and a second click close it",
+            node_menu(c, &artifacts.join("node-menu.png")),
+        )
+        .await;
+    }
+    if t.ok() {
         t.check("the log tail filters by file and text", log_filter(c))
             .await;
     }
@@ -515,7 +522,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    29 + 2 * usize::from(has_election_lesson())
+    30 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -920,6 +927,98 @@ async fn isolate_and_heal(c: &Client) -> Result<()> {
     let (new_id, new_epoch) = found?;
     click(c, "#btn-heal").await?;
     play_until_following(c, old_id, new_id, new_epoch).await?;
+    no_errors(c).await
+}
+
+/// Waits until node `id` shows process `process` in the drawing and in its open menu.
+async fn menu_shows(c: &Client, id: i32, process: &str) -> Result<()> {
+    wait_until(
+        &format!("node {id} {process} in the drawing and its menu"),
+        || async {
+            let drawn = nodes(c)
+                .await?
+                .iter()
+                .any(|n| n.id == id && n.process == process);
+            let menu = c
+                .find_all(Locator::Css(&format!(
+                    "#node-menu[data-node-id='{id}'][data-process='{process}']"
+                )))
+                .await?;
+            Ok((drawn && !menu.is_empty()).then_some(()))
+        },
+    )
+    .await
+}
+
+/// Waits until `what` has closed the node menu.
+async fn menu_closed(c: &Client, what: &str) -> Result<()> {
+    wait_until(&format!("{what} to close the node menu"), || async {
+        Ok(c.find_all(Locator::Css("#node-menu"))
+            .await?
+            .is_empty()
+            .then_some(()))
+    })
+    .await
+}
+
+/// Whether the menu's button `css` is enabled.
+async fn enabled(c: &Client, css: &str) -> Result<bool> {
+    let b = c
+        .find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("no `{css}`: {e}"))?;
+    Ok(b.attr("disabled").await?.is_none())
+}
+
+/// Clicking a follower opens its menu in the middle of the ring; STOP, CONT, kill -9 and
+/// restart from the menu drive the process (each button enabled only when it applies); Escape
+/// closes the menu, and so does a second click on the node.
+async fn node_menu(c: &Client, shot: &Path) -> Result<()> {
+    let seen = nodes(c).await?;
+    let (leader, _) = leader_of(&seen).ok_or("no leader before the node menu")?;
+    let id = seen
+        .iter()
+        .find(|n| n.id != leader && n.process == "running" && n.role == "Follower")
+        .map(|n| n.id)
+        .ok_or("no running follower for the node menu")?;
+    click(c, &format!("#node-{id}")).await?;
+    menu_shows(c, id, "running").await?;
+    let want = [
+        ("stop", true),
+        ("cont", false),
+        ("kill", true),
+        ("restart", false),
+    ];
+    for (name, on) in want {
+        if enabled(c, &format!("#menu-{name}-{id}")).await? != on {
+            return Err(format!("menu of running node {id}: {name} enabled should be {on}").into());
+        }
+    }
+    click(c, &format!("#menu-stop-{id}")).await?;
+    menu_shows(c, id, "stopped").await?;
+    if !enabled(c, &format!("#menu-cont-{id}")).await? {
+        return Err(format!("CONT is disabled in the menu of stopped node {id}").into());
+    }
+    click(c, &format!("#menu-cont-{id}")).await?;
+    menu_shows(c, id, "running").await?;
+    click(c, &format!("#menu-kill-{id}")).await?;
+    menu_shows(c, id, "killed").await?;
+    screenshot(c, shot).await;
+    click(c, &format!("#menu-restart-{id}")).await?;
+    menu_shows(c, id, "running").await?;
+    c.find(Locator::Css("#node-menu-close"))
+        .await?
+        .send_keys(&Key::Escape.to_string())
+        .await?;
+    menu_closed(c, "Escape").await?;
+    click(c, &format!("#node-{id}")).await?;
+    menu_shows(c, id, "running").await?;
+    click(c, &format!("#node-{id}")).await?;
+    menu_closed(c, "a second click").await?;
+    let (new_leader, _) = leader_of(&nodes(c).await?).ok_or("no leader after the node menu")?;
+    if new_leader != leader {
+        return Err(format!("the leader moved from {leader} to {new_leader}").into());
+    }
     no_errors(c).await
 }
 
