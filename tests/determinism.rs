@@ -50,3 +50,26 @@ fn a_cloned_world_replays_identically() {
     copy.run_for(5_000);
     assert_eq!(w.view(), copy.view());
 }
+
+/// Looking at the next event does not move it: a run cut into pieces (one event, one ms, odd
+/// lengths) is the run done in one go, event for event.
+#[test]
+fn a_run_cut_in_pieces_is_the_run_in_one_go() {
+    for seed in [1, 5, 42] {
+        let config = || WorldConfig::new(seed, vec![101, 102, 103], vec![1, 2]);
+        let mut whole = World::new(config()).unwrap();
+        whole.run_for(9_000);
+        let mut cut = World::new(config()).unwrap();
+        let mut i = 0u64;
+        while cut.now_ms() < 9_000 {
+            let left = 9_000 - cut.now_ms();
+            cut.run_for((1 + i % 7).min(left));
+            i += 1;
+        }
+        assert_eq!(
+            whole.view(),
+            cut.view(),
+            "seed {seed}: 9 s in one run and in {i} pieces differ"
+        );
+    }
+}

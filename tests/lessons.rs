@@ -17,6 +17,22 @@ fn lessons() -> Vec<(String, String)> {
     out
 }
 
+/// The lesson whose file name contains `stem`, parsed.
+fn lesson(stem: &str) -> Lesson {
+    let (name, text) = lessons()
+        .into_iter()
+        .find(|(n, _)| n.contains(stem))
+        .unwrap_or_else(|| panic!("no lesson {stem}"));
+    Lesson::parse(&name, &text).unwrap()
+}
+
+/// The outputs of `lesson`'s steps, after checking that each is what the file expects.
+fn checked(lesson: &Lesson) -> Vec<Option<String>> {
+    let (outputs, mismatches) = runner::check(lesson);
+    assert!(mismatches.is_empty(), "{mismatches:?}");
+    outputs
+}
+
 #[test]
 fn every_lesson_reproduces_its_expected_output() {
     let all = lessons();
@@ -39,11 +55,7 @@ fn every_lesson_reproduces_its_expected_output() {
 /// Lesson 03 prints, line for line, the output of the article's example 3 (Timeline.java).
 #[test]
 fn lesson_03_is_the_articles_example_3() {
-    let (name, text) = lessons()
-        .into_iter()
-        .find(|(n, _)| n.contains("03-timeline"))
-        .expect("lesson 03");
-    let lesson = Lesson::parse(&name, &text).unwrap();
+    let lesson = lesson("03-timeline");
     let (outputs, _) = runner::check(&lesson);
     let printed: Vec<String> = outputs
         .into_iter()
@@ -67,13 +79,8 @@ fn lesson_03_is_the_articles_example_3() {
 /// with the same transitions on both survivors as the article's log lines.
 #[test]
 fn lesson_02_is_the_articles_example_2() {
-    let (name, text) = lessons()
-        .into_iter()
-        .find(|(n, _)| n.contains("02-election"))
-        .expect("lesson 02");
-    let lesson = Lesson::parse(&name, &text).unwrap();
-    let (outputs, mismatches) = runner::check(&lesson);
-    assert!(mismatches.is_empty(), "{mismatches:?}");
+    let lesson = lesson("02-election");
+    let outputs = checked(&lesson);
     let out = |prefix: &str| -> String {
         lesson
             .steps
@@ -127,4 +134,72 @@ fn the_page_lists_every_lesson() {
             "web/src/lessons.rs does not list {stem}"
         );
     }
+}
+
+/// Lesson 04 shows the article's example 4 in its own run's shape: orders on leader 1 with
+/// replicas 1,2,3; broker 3 frozen is fenced 7–10 s later; the records are handleBrokerFenced()'s
+/// (the ISR change without a leader change, then fenced 1), and after the thaw fenced -1 and
+/// later the leader's ISR expansion back to 1,2,3.
+#[test]
+fn lesson_04_is_the_articles_example_4() {
+    let lesson = lesson("04-fencing");
+    let outputs = checked(&lesson);
+    let all: Vec<(&str, String)> = lesson
+        .steps
+        .iter()
+        .zip(&outputs)
+        .filter_map(|(s, o)| Some((s.command.as_str(), o.clone()?)))
+        .collect();
+    let outs = |prefix: &str| -> Vec<&String> {
+        all.iter()
+            .filter(|(c, _)| c.starts_with(prefix))
+            .map(|(_, o)| o)
+            .collect()
+    };
+    let partition = |o: &str| o.lines().nth(1).unwrap_or_default().trim().to_string();
+    let describes = outs("kafka-topics.sh --bootstrap-server localhost:9092 --describe");
+    assert_eq!(
+        describes.iter().map(|o| partition(o)).collect::<Vec<_>>(),
+        [
+            "Topic: orders\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr:",
+            "Topic: orders\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2\tElr: \tLastKnownElr:",
+            "Topic: orders\tPartition: 0\tLeader: 1\tReplicas: 1,2,3\tIsr: 1,2,3\tElr: \tLastKnownElr:",
+        ]
+    );
+    let fenced = outs("run until=fenced=3")[0];
+    let secs: f64 = fenced
+        .trim_start_matches("broker 3 fenced after ")
+        .trim_end_matches('s')
+        .parse()
+        .unwrap();
+    assert!((7.0..=10.0).contains(&secs), "{fenced}");
+    let shape = |o: &str| -> Vec<String> {
+        o.lines()
+            .map(|l| {
+                let json = &l[l.find('{').unwrap()..];
+                let ty = json.split('"').nth(3).unwrap().to_string();
+                let tail = json.rsplit_once("\"data\":").unwrap().1;
+                let field = if ty == "PARTITION_CHANGE_RECORD" {
+                    tail.split_once("\"isr\":").unwrap().1
+                } else {
+                    tail.split_once("\"fenced\":").unwrap().1
+                };
+                format!("{ty} {}", field.trim_end_matches('}'))
+            })
+            .collect()
+    };
+    assert_eq!(
+        shape(outs("records 100 since=freeze")[0]),
+        [
+            "PARTITION_CHANGE_RECORD [1,2]",
+            "BROKER_REGISTRATION_CHANGE_RECORD 1"
+        ]
+    );
+    assert_eq!(
+        shape(outs("records 100 since=thaw")[0]),
+        [
+            "BROKER_REGISTRATION_CHANGE_RECORD -1",
+            "PARTITION_CHANGE_RECORD [1,2,3]"
+        ]
+    );
 }

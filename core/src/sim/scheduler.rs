@@ -44,6 +44,11 @@ impl<E: Ord> Scheduler<E> {
         self.heap.peek().map(|Reverse(s)| s.at_ms)
     }
 
+    /// The earliest event, left in the queue (with its place among events of the same time).
+    pub fn peek(&self) -> Option<&Scheduled<E>> {
+        self.heap.peek().map(|Reverse(s)| s)
+    }
+
     /// Remove and return the earliest event.
     pub fn pop(&mut self) -> Option<Scheduled<E>> {
         self.heap.pop().map(|Reverse(s)| s)
@@ -71,6 +76,7 @@ mod tests {
         s.schedule(3, 'b');
         s.schedule(5, 'c');
         s.schedule(3, 'd');
+        assert_eq!(s.peek().map(|e| (e.at_ms, e.event)), Some((3, 'b')));
         let order: Vec<char> = std::iter::from_fn(|| s.pop().map(|e| e.event)).collect();
         assert_eq!(order, vec!['b', 'd', 'a', 'c']);
     }

@@ -379,13 +379,13 @@ impl World {
     /// Time of the next live event.
     pub fn next_event_time(&mut self) -> Option<u64> {
         loop {
-            let t = self.scheduler.peek_time()?;
-            // Peek at liveness by popping stale events off the top.
-            let s = self.scheduler.pop().expect("peeked");
+            let s = self.scheduler.peek()?;
             if self.is_live(&s.event) {
-                self.scheduler.schedule(s.at_ms, s.event);
-                return Some(t);
+                // Left where it is: re-queueing it would put it after the events of its
+                // millisecond scheduled since, and a run cut in pieces would differ from one run.
+                return Some(s.at_ms);
             }
+            self.scheduler.pop();
         }
     }
 

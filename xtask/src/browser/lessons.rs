@@ -487,8 +487,12 @@ pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result
         .find(|s| s.command.contains("--describe"))
         .and_then(|s| s.output.as_deref())
         .unwrap_or("");
-    if !describe_after.contains("Isr: 2,1\t") {
-        return Err(format!("after fencing the ISR should be 2,1: `{describe_after}`").into());
+    // The article's example 4: leader 1, replicas 1,2,3; fencing 3 leaves Isr 1,2.
+    if !describe_after.contains("Leader: 1\tReplicas: 1,2,3\tIsr: 1,2\t") {
+        return Err(format!(
+            "after fencing the ISR should be 1,2 under leader 1: `{describe_after}`"
+        )
+        .into());
     }
     lesson_image(c, &seen, &shot.with_file_name("image-panel.png")).await?;
     no_errors(c).await
@@ -575,7 +579,7 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
     let (_, _, partition) = image_file(c, "/image/topics/byName/orders/0").await?;
     if !partition
         .as_deref()
-        .is_some_and(|t| t.contains("isr=[2, 1]") && t.contains("leader=2,"))
+        .is_some_and(|t| t.contains("isr=[1, 2]") && t.contains("leader=1,"))
     {
         return Err(format!("broker 1's image shows orders-0 as {partition:?}").into());
     }
