@@ -329,6 +329,20 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
     let lines = controller_lines(&w, old).join("\n");
     assert!(lines.contains("Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in the new epoch"), "{lines}");
     assert!(lines.contains("Reverting to last stable offset"), "{lines}");
+    // The page's TimelineHashMap panel names that revert and the snapshots it dropped.
+    let view = w.view();
+    let tl = &view.nodes.iter().find(|n| n.id == old).unwrap();
+    let tl = &tl.controller.as_ref().unwrap().topics_by_name;
+    let revert = tl.last_revert.as_ref().expect("the view names the revert");
+    assert!(
+        lines.contains(&format!("Reverting to last stable offset {}.", revert.to)),
+        "{revert:?}"
+    );
+    for e in epochs.iter().filter(|&&e| e > revert.to) {
+        assert!(revert.dropped.contains(e), "{e} not in {revert:?}");
+    }
+    assert!(!revert.dropped.is_empty());
+    assert!(tl.current.iter().all(|(name, _)| name != "payments"));
     let new_state = w
         .node(new)
         .unwrap()

@@ -20,6 +20,7 @@ use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
 use crate::components::state_diagram::StateDiagram;
 use crate::components::theme::ThemeToggle;
+use crate::components::timeline_panel::TimelinePanel;
 use crate::share;
 use crate::state::{Action, Lang, PageConfig, Playground, FRAME_WALL_MS};
 
@@ -290,6 +291,9 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                     <ConsolePanel scrollback={state.scrollback.clone()} lang={state.lang}
                                   lesson_mode={state.lesson.is_some()} on_action={on_action.clone()} />
                     <ControllerPanel view={view.clone()} />
+                    if let Some(t) = &state.timeline {
+                        <TimelinePanel timeline={t.clone()} />
+                    }
                     <ProcessTable view={view.clone()} on_action={on_action.clone()} />
                     <NodeLogs view={view} />
                 </>
@@ -303,6 +307,9 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                         <p id="error" class="error" role="alert">{ e.clone() }</p>
                     }
                 </section>
+                if let Some(t) = &state.timeline {
+                    <TimelinePanel timeline={t.clone()} />
+                }
                 <ConsolePanel scrollback={state.scrollback.clone()} lang={state.lang}
                               lesson_mode={state.lesson.is_some()} on_action={on_action.clone()} />
             </>

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use kraft_core::lesson::rewind::{Input, Rewind};
 use kraft_core::lesson::runner::step_output;
 use kraft_core::lesson::{Console, Lesson};
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ClusterView, TimelineView};
 use yew::Reducible;
 
 use crate::lessons;
@@ -177,6 +177,8 @@ pub struct Playground {
     pub history: Rc<Vec<String>>,
     /// Free play's rewind: the inputs since the cluster was built and bounded checkpoints.
     pub rewind: Rc<RefCell<Rewind>>,
+    /// The map of the console's `timeline` commands, once one of them changed it.
+    pub timeline: Option<Rc<TimelineView>>,
 }
 
 impl PartialEq for Playground {
@@ -236,6 +238,7 @@ impl Playground {
             scrollback: Rc::new(Vec::new()),
             history: Rc::new(Vec::new()),
             rewind: Rc::new(RefCell::new(new_rewind(&Console::new()))),
+            timeline: None,
         }
     }
 
@@ -482,12 +485,9 @@ impl Playground {
     }
 
     fn refresh_view(&mut self) {
-        self.view = self
-            .console
-            .borrow()
-            .world
-            .as_ref()
-            .map(|w| Rc::new(w.view()));
+        let console = self.console.borrow();
+        self.view = console.world.as_ref().map(|w| Rc::new(w.view()));
+        self.timeline = console.timeline_view().map(Rc::new);
     }
 
     /// Applies an action that drives the world; `Err` with what went wrong.

@@ -25,6 +25,7 @@ use crate::raft::KafkaRaftClient;
 use crate::sim::node_log::{Level, LogFile, LogLine};
 use crate::sim::uuid::Uuid;
 use crate::timeline::Revertable;
+use crate::view::RevertView;
 use std::sync::Arc;
 
 /// Controller settings.
@@ -235,6 +236,8 @@ pub struct QuorumController {
     pub last_event: Option<String>,
     /// The last ControllerResult produced, for views.
     pub last_result: Option<ControllerResult>,
+    /// The last revert of the in-memory state (on renouncing), for views.
+    pub last_revert: Option<RevertView>,
     /// The ControllerRegistrationManager.
     pub registration: RegistrationState,
     /// Broker sessions (active controller only).
@@ -265,6 +268,7 @@ impl QuorumController {
             registration: RegistrationState::default(),
             heartbeats: BrokerHeartbeatManager::default(),
             loaded_snapshot_end: None,
+            last_revert: None,
         }
     }
 
@@ -1174,7 +1178,17 @@ impl QuorumController {
                 le.epoch, self.offset_control.last_stable_offset
             ),
         );
+        let to = self.offset_control.last_stable_offset;
+        let dropped: Vec<i64> = self
+            .offset_control
+            .snapshot_registry
+            .epochs()
+            .iter()
+            .copied()
+            .filter(|&e| e > to)
+            .collect();
         self.offset_control.deactivate(&mut [&mut self.state])?;
+        self.last_revert = Some(RevertView { to, dropped });
         self.cur_claim_epoch = None;
         for w in self.purgatory.fail_all() {
             Self::respond(out, w.reply, w.failure);

@@ -7,6 +7,7 @@ use crate::sim::clock::{human_ms, log4j_timestamp};
 use crate::sim::network::DropRule;
 use crate::sim::{World, WorldConfig};
 use crate::timeline::{SnapshotRegistry, TimelineHashMap};
+use crate::view::{RevertView, TimelineView};
 use std::collections::BTreeMap;
 
 /// The console's state: the world (once `cluster` ran) and the settings for the next one.
@@ -21,6 +22,8 @@ pub struct Console {
     /// A standalone SnapshotRegistry and TimelineHashMap for the `timeline` commands
     /// (the article's example 3).
     pub timeline: (SnapshotRegistry, TimelineHashMap<String, String>),
+    /// The last `timeline revert`, for the page's TimelineHashMap panel.
+    timeline_last_revert: Option<RevertView>,
 }
 
 impl Default for Console {
@@ -31,6 +34,7 @@ impl Default for Console {
             marks: BTreeMap::new(),
             tick_ms: 100,
             timeline: (SnapshotRegistry::new(), TimelineHashMap::new()),
+            timeline_last_revert: None,
         }
     }
 }
@@ -545,6 +549,19 @@ impl Console {
         Ok(out.join("\n"))
     }
 
+    /// The `timeline` commands' map for the page's panel; `None` until one of them changed it.
+    pub fn timeline_view(&self) -> Option<TimelineView> {
+        let (registry, map) = &self.timeline;
+        let v = TimelineView::of(
+            "TimelineHashMap<String, String>",
+            registry,
+            map,
+            None,
+            self.timeline_last_revert.clone(),
+        );
+        (!v.is_empty()).then_some(v)
+    }
+
     /// `timeline put K V | remove K | snapshot N | get K... at=N | delete-up-to N | revert N |
     /// print LABEL`: drive a TimelineHashMap<String, String> as example 3's Timeline.java does.
     fn timeline(&mut self, args: &[String]) -> Result<String, String> {
@@ -584,9 +601,16 @@ impl Console {
             }
             Some("revert") => {
                 let n = num(args.get(1))?;
+                let dropped = registry
+                    .epochs()
+                    .iter()
+                    .copied()
+                    .filter(|&e| e > n)
+                    .collect();
                 registry
                     .revert_to_snapshot(n, &mut [map])
                     .map_err(|e| e.to_string())?;
+                self.timeline_last_revert = Some(RevertView { to: n, dropped });
                 Ok(String::new())
             }
             Some("get") => {

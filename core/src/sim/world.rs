@@ -22,8 +22,8 @@ use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
-    NodeView, RaftTimerView, TransitionView, MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW,
-    RECENT_MESSAGE_MS,
+    NodeView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
+    MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -1602,29 +1602,13 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
         last_stable_offset: oc.last_stable_offset,
         next_write_offset: oc.next_write_offset,
         snapshots: oc.snapshot_registry.epochs_list(),
-        topics: c
-            .state
-            .replication
-            .topics_by_name
-            .iter()
-            .map(|(k, v)| (k.clone(), v.to_string()))
-            .collect(),
-        topic_tiers: c
-            .state
-            .replication
-            .topics_by_name
-            .tiers()
-            .into_iter()
-            .map(|(e, saved)| {
-                (
-                    e,
-                    saved
-                        .into_iter()
-                        .map(|(k, v)| (k, v.map(|id| id.to_string())))
-                        .collect(),
-                )
-            })
-            .collect(),
+        topics_by_name: TimelineView::of(
+            "topicsByName",
+            &oc.snapshot_registry,
+            &c.state.replication.topics_by_name,
+            Some(oc.last_stable_offset),
+            c.last_revert.clone(),
+        ),
         brokers: c
             .state
             .cluster

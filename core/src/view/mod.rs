@@ -5,6 +5,10 @@
 
 use serde::Serialize;
 
+pub mod timeline;
+
+pub use timeline::{RevertView, TimelineView};
+
 /// Everything the page draws at one instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClusterView {
@@ -172,10 +176,9 @@ pub struct ControllerView {
     pub next_write_offset: i64,
     /// The in-memory snapshot epochs of the SnapshotRegistry.
     pub snapshots: Vec<i64>,
-    /// topicsByName now: (name, topic id).
-    pub topics: Vec<(String, String)>,
-    /// The saved values of topicsByName per snapshot tier: (epoch, [(name, value or null)]).
-    pub topic_tiers: Vec<TopicTier>,
+    /// topicsByName (a TimelineHashMap) with the SnapshotRegistry's snapshots and the last
+    /// revert.
+    pub topics_by_name: TimelineView,
     /// Registered brokers: (id, broker epoch, fenced).
     pub brokers: Vec<(i32, i64, bool)>,
     /// Registered controllers.

@@ -7,6 +7,8 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
+use super::timeline_panel::TimelineMap;
+
 /// Properties of [`ControllerPanel`].
 #[derive(Properties, PartialEq)]
 pub struct ControllerPanelProps {
@@ -182,37 +184,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
             </div>
             <div class="card">
                 <h3>{"topicsByName (TimelineHashMap)"}</h3>
-                <table id="topics-by-name" class="kv">
-                    <tbody>
-                        if c.topics.is_empty() {
-                            <tr><td class="empty" colspan="2">{"(no topics)"}</td></tr>
-                        }
-                        { for c.topics.iter().map(|(name, id)| html! {
-                            <tr data-topic={name.clone()}><td><code>{ name.clone() }</code></td><td><code class="uuid">{ id.clone() }</code></td></tr>
-                        }) }
-                    </tbody>
-                </table>
-                <h3>{"saved values per snapshot tier"}</h3>
-                if c.topic_tiers.is_empty() {
-                    <p class="empty">{"(nothing saved)"}</p>
-                }
-                { for c.topic_tiers.iter().map(|(epoch, saved)| html! {
-                    <div class="topic-tier" data-epoch={epoch.to_string()}>
-                        <span class="chip">{ format!("@{epoch}") }</span>
-                        if saved.is_empty() {
-                            <span class="empty">{"(nothing)"}</span>
-                        }
-                        { for saved.iter().map(|(name, value)| html! {
-                            <span class="saved" data-topic={name.clone()} data-absent={value.is_none().to_string()}>
-                                <code>{ name.clone() }</code>{" = "}
-                                { match value {
-                                    Some(v) => html! { <code class="uuid">{ v.clone() }</code> },
-                                    None => html! { <em class="absent">{"(absent)"}</em> },
-                                } }
-                            </span>
-                        }) }
-                    </div>
-                }) }
+                <TimelineMap timeline={c.topics_by_name.clone()} id_prefix="ctrl" />
                 <h3>{"registered brokers"}</h3>
                 <div id="registered-brokers" class="chips">
                     if c.brokers.is_empty() {

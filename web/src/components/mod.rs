@@ -14,6 +14,7 @@ pub mod log_tail;
 pub mod node_log;
 pub mod state_diagram;
 pub mod theme;
+pub mod timeline_panel;
 
 /// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
 pub fn role_class(node: &kraft_core::view::NodeView) -> String {

@@ -32,7 +32,7 @@ pub(super) struct LessonSeen {
 }
 
 /// Collects the data attributes the cluster view, the metadata logs, the broker panel, the
-/// controller panel and the MetadataImage panel carry (roles, epochs, LEO/HW, batches, broker
+/// controller panel, the MetadataImage panel and the TimelineHashMap panel carry (roles, epochs, LEO/HW, batches, broker
 /// states, sessions, the controller's queue, the image's files), as one string: equal
 /// strings, equal views.
 const VIEW_DIGEST_JS: &str = "
@@ -44,6 +44,7 @@ const VIEW_DIGEST_JS: &str = "
             pick('#broker-panel, #broker-panel [data-broker-id]'),
             pick('#controller-panel, #controller-panel [data-name], #controller-panel [data-epoch]'),
             pick('#image-panel, #image-panel li[data-path]'),
+            pick('#timeline-panel [data-key], #timeline-panel [data-epoch], #timeline-panel [data-to]'),
             Array.from(document.querySelectorAll('#image-panel li.file')).map(e => e.textContent).join(';'),
             status ? status.textContent : ''].join('|');";
 
@@ -404,7 +405,7 @@ pub(super) async fn lesson_metadata_log(c: &Client, url: &str, shot: &Path) -> R
     jump_back_to(c, after).await?;
     let orders = c
         .execute(
-            "return !!document.querySelector('#topics-by-name tr[data-topic=\"orders\"]');",
+            "return !!document.querySelector('#ctrl-current tr[data-key=\"orders\"]');",
             vec![],
         )
         .await?;
@@ -609,4 +610,110 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
         return Err(format!("at the end broker 3's image shows itself as {broker3:?}").into());
     }
     Ok(())
+}
+
+/// What the TimelineHashMap panel (`#timeline-panel`) shows: the map now, the snapshot
+/// epochs, the map as of the picked snapshot (if any), the tiers and the last revert.
+#[derive(Debug, PartialEq)]
+struct TimelineSeen {
+    current: Vec<String>,
+    snapshots: Vec<String>,
+    as_of: Option<(String, Vec<String>)>,
+    tiers: Vec<String>,
+    revert: Option<(String, String)>,
+}
+
+async fn timeline_panel(c: &Client) -> Result<TimelineSeen> {
+    let v = c
+        .execute(
+            "const p = document.getElementById('timeline-panel');
+             if (!p) return null;
+             const rows = sel => Array.from(p.querySelectorAll(sel + ' tr[data-key]'))
+                 .map(r => r.dataset.key + '=' + r.cells[1].textContent);
+             const asOf = document.getElementById('tl-as-of');
+             const revert = document.getElementById('tl-last-revert');
+             return { current: rows('#tl-current'),
+                      snapshots: Array.from(p.querySelectorAll('#tl-snapshots [data-epoch]')).map(e => e.dataset.epoch),
+                      as_of: asOf ? [asOf.dataset.epoch, rows('#tl-as-of-table')] : null,
+                      tiers: Array.from(p.querySelectorAll('.topic-tier')).map(t => t.dataset.epoch + ':' +
+                          Array.from(t.querySelectorAll('.saved')).map(s => s.textContent).join(',')),
+                      revert: revert ? [revert.dataset.to, revert.dataset.dropped] : null };",
+            vec![],
+        )
+        .await?;
+    if v.is_null() {
+        return Err("there is no #timeline-panel".into());
+    }
+    let strings = |x: &Value| -> Vec<String> {
+        x.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let pair = |x: &Value| {
+        x.as_array()
+            .map(|a| (a[0].as_str().unwrap_or("").to_string(), a[1].clone()))
+    };
+    Ok(TimelineSeen {
+        current: strings(&v["current"]),
+        snapshots: strings(&v["snapshots"]),
+        as_of: pair(&v["as_of"]).map(|(e, rows)| (e, strings(&rows))),
+        tiers: strings(&v["tiers"]),
+        revert: pair(&v["revert"]).map(|(to, d)| (to, d.as_str().unwrap_or("").to_string())),
+    })
+}
+
+/// Lesson 03 in the TimelineHashMap panel: after records 11 and 12 the map holds only payments
+/// with snapshots 10, 11, 12 and the tiers' saved values (payments absent at 10, orders at 11);
+/// picking a snapshot reads the map as of it (10: orders only; 11: both); after the revert to
+/// 11 the map is back to both topics, snapshot 12 is gone and the panel names the revert.
+pub(super) async fn lesson_timeline_panel(c: &Client, url: &str, shot: &Path) -> Result<()> {
+    c.goto(&format!("{url}?lesson=03-timeline&lang=en")).await?;
+    let first = wait_for_step(c, 0).await?;
+    let mut applied = None;
+    for k in 1..=first.steps {
+        let seen = goto_step(c, k).await?;
+        if seen.command.contains("timeline print applied") {
+            applied = Some(k);
+            break;
+        }
+    }
+    applied.ok_or("no `timeline print applied` step in lesson 03")?;
+    let seen = timeline_panel(c).await?;
+    let want_tiers = ["10:payments = (absent)", "11:orders = id-A"];
+    if seen.current != ["payments=id-B"]
+        || seen.snapshots != ["10", "11", "12"]
+        || seen.tiers != want_tiers
+    {
+        return Err(format!("after 11 and 12 were applied the panel shows {seen:?}").into());
+    }
+    for (epoch, want) in [
+        ("10", vec!["orders=id-A"]),
+        ("11", vec!["orders=id-A", "payments=id-B"]),
+    ] {
+        click(c, &format!("#tl-as-of-{epoch}")).await?;
+        let seen = wait_until(&format!("the map as of {epoch}"), || async {
+            let s = timeline_panel(c).await?;
+            Ok(s.as_of
+                .as_ref()
+                .is_some_and(|(e, _)| e == epoch)
+                .then_some(s))
+        })
+        .await?;
+        let rows = seen.as_of.map(|(_, r)| r).unwrap_or_default();
+        if rows != want {
+            return Err(format!("as of {epoch} the panel reads {rows:?}, wanted {want:?}").into());
+        }
+    }
+    element_screenshot(c, "#timeline-panel", shot).await;
+    goto_step(c, first.steps).await?;
+    let end = timeline_panel(c).await?;
+    if end.current != ["orders=id-A", "payments=id-B"]
+        || end.snapshots != ["11"]
+        || end.revert != Some(("11".into(), "12".into()))
+    {
+        return Err(format!("after the revert to 11 the panel shows {end:?}").into());
+    }
+    no_errors(c).await
 }

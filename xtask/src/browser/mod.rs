@@ -19,7 +19,7 @@ use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
 mod lessons;
 
 use lessons::{
-    lesson_election, lesson_fencing, lesson_goes_back, lesson_metadata_log,
+    lesson_election, lesson_fencing, lesson_goes_back, lesson_metadata_log, lesson_timeline_panel,
     lesson_timeline_to_the_end, wait_for_step,
 };
 
@@ -444,6 +444,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         )
         .await;
     }
+    if t.ok() {
+        t.check(
+            "lesson 03 in the TimelineHashMap panel: the map, the snapshots, the tiers' saved values, reading as of 10 and 11, the revert to 11",
+            lesson_timeline_panel(c, url, &artifacts.join("timeline-panel.png")),
+        )
+        .await;
+    }
     if t.ok() && has_election_lesson() {
         t.check(
             "lesson 02-election to the end: 102 leads with epoch 2, 101 is killed",
@@ -522,7 +529,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    30 + 2 * usize::from(has_election_lesson())
+    31 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
