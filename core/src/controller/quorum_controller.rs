@@ -272,6 +272,11 @@ impl QuorumController {
         }
     }
 
+    /// broker.session.timeout.ms of this controller.
+    pub fn session_timeout_ms(&self) -> u64 {
+        self.config.session_timeout_ms
+    }
+
     /// Whether this controller is the active one.
     pub fn is_active(&self) -> bool {
         self.cur_claim_epoch.is_some()

@@ -1624,6 +1624,7 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .filter(|_| c.is_active())
             .map(|(id, h)| (*id, now_ms.saturating_sub(h.last_contact_ms)))
             .collect(),
+        session_timeout_ms: c.session_timeout_ms(),
     }
 }
 

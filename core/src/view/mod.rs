@@ -185,6 +185,8 @@ pub struct ControllerView {
     pub controllers: Vec<i32>,
     /// Broker sessions on the active controller: (id, ms since last heartbeat).
     pub sessions: Vec<(i32, u64)>,
+    /// broker.session.timeout.ms: a session without a heartbeat for this long is fenced.
+    pub session_timeout_ms: u64,
 }
 
 /// One snapshot tier of topicsByName: its epoch and the saved (name, old value) pairs; `None`

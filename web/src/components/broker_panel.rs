@@ -7,7 +7,8 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
-/// broker.session.timeout.ms (Kafka's default, the engine's `ControllerConfig`).
+/// broker.session.timeout.ms by default (Kafka's, the engine's `ControllerConfig`); the panel
+/// draws the active controller's own value.
 pub const SESSION_TIMEOUT_MS: u64 = 9000;
 
 /// Properties of [`BrokerPanel`].
@@ -32,9 +33,10 @@ pub fn state_class(state: &str) -> String {
     format!("state-{}", state.to_lowercase().replace('_', "-"))
 }
 
-/// The share of the session left, 0.0 (timed out) to 1.0 (just heard).
-pub fn session_left(since_ms: u64) -> f64 {
-    1.0 - (since_ms as f64 / SESSION_TIMEOUT_MS as f64).clamp(0.0, 1.0)
+/// The share of a `timeout_ms` session left `since_ms` after the last heartbeat, 0.0 (timed
+/// out) to 1.0 (just heard).
+pub fn session_left(since_ms: u64, timeout_ms: u64) -> f64 {
+    1.0 - (since_ms as f64 / timeout_ms.max(1) as f64).clamp(0.0, 1.0)
 }
 
 /// The broker panel.
@@ -66,7 +68,7 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
                     <th>{"id"}</th><th>{"BrokerState"}</th><th>{"epoch"}</th>
                     <th title="fenced or not in the active controller's registration">{"ctrl says"}</th>
                     <th title="fenced or not in the controller's last heartbeat answer">{"broker heard"}</th>
-                    <th>{ format!("session / {} s", SESSION_TIMEOUT_MS / 1000) }</th>
+                    <th>{ format!("session / {} s", active.map_or(SESSION_TIMEOUT_MS, |(_, c)| c.session_timeout_ms) as f64 / 1000.0) }</th>
                 </tr></thead>
                 <tbody>
                     if brokers.is_empty() {
@@ -108,7 +110,8 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
         .unwrap_or_else(|| "-".into());
     let session = match since {
         Some(ms) => {
-            let left = session_left(ms);
+            let timeout = active.map_or(SESSION_TIMEOUT_MS, |c| c.session_timeout_ms);
+            let left = session_left(ms, timeout);
             let level = if left > 0.5 {
                 "ok"
             } else if left > 0.2 {
@@ -118,7 +121,7 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
             };
             html! {
                 <div class={classes!("bar", level)} role="meter" aria-valuemin="0"
-                     aria-valuemax={SESSION_TIMEOUT_MS.to_string()} aria-valuenow={ms.to_string()}
+                     aria-valuemax={timeout.to_string()} aria-valuenow={ms.to_string()}
                      title="ms since the active controller last heard a heartbeat">
                     <div class="fill" style={format!("width: {:.1}%", left * 100.0)}></div>
                     <span class="since">{ format!("{:.1} s", ms as f64 / 1000.0) }</span>
@@ -156,9 +159,10 @@ mod tests {
 
     #[test]
     fn session_drains() {
-        assert_eq!(session_left(0), 1.0);
-        assert_eq!(session_left(4500), 0.5);
-        assert_eq!(session_left(20_000), 0.0);
+        assert_eq!(session_left(0, 9000), 1.0);
+        assert_eq!(session_left(4500, 9000), 0.5);
+        assert_eq!(session_left(20_000, 9000), 0.0);
+        assert_eq!(session_left(3000, 6000), 0.5);
         assert_eq!(state_class("RUNNING"), "state-running");
         assert_eq!(
             state_class("PENDING_CONTROLLED_SHUTDOWN"),

@@ -175,6 +175,51 @@ pub fn timer_fraction(t: &RaftTimerView, now_ms: u64) -> f64 {
     (t.deadline_ms.saturating_sub(now_ms) as f64 / t.duration_ms.max(1) as f64).clamp(0.0, 1.0)
 }
 
+/// A track circle of radius `r` around `(x, y)` and, over it, the arc of the share `frac` still
+/// to run, starting at 12 o'clock and draining clockwise.
+fn arc((x, y): (f64, f64), r: f64, frac: f64) -> Html {
+    let circumference = 2.0 * PI * r;
+    html! {
+        <>
+            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
+            <circle class="timer-arc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)}
+                    stroke-dasharray={format!("{:.1} {:.1}", circumference * frac, circumference)}
+                    transform={format!("rotate(-90 {} {})", fmt(x), fmt(y))} />
+        </>
+    }
+}
+
+/// Radius of the session arc around a broker, outside its fetch timer.
+const SESSION_RADIUS: f64 = TIMER_RADIUS_BROKER + 13.0;
+
+/// A broker's session on the active controller (`since_ms` after its last heartbeat, of
+/// `timeout_ms`) as an outer arc draining towards the fencing deadline.
+fn draw_session(id: i32, (x, y): (f64, f64), since_ms: u64, timeout_ms: u64) -> Html {
+    let left_ms = timeout_ms.saturating_sub(since_ms);
+    let frac = left_ms as f64 / timeout_ms.max(1) as f64;
+    let title = format!(
+        "session on the active controller: last heartbeat {since_ms} ms ago, fenced after {timeout_ms} ms (broker.session.timeout.ms)"
+    );
+    html! {
+        <g class="timer timer-session" data-session-node={id.to_string()} data-kind="session"
+           data-remaining-ms={left_ms.to_string()} data-duration-ms={timeout_ms.to_string()}>
+            <title>{ title }</title>
+            { arc((x, y), SESSION_RADIUS, frac) }
+        </g>
+    }
+}
+
+/// The sessions the active controller holds: (broker id, ms since its heartbeat), and the
+/// session timeout; none without an active controller.
+fn sessions(view: &ClusterView) -> (Vec<(i32, u64)>, u64) {
+    view.nodes
+        .iter()
+        .filter_map(|n| n.controller.as_ref().filter(|c| c.active))
+        .map(|c| (c.sessions.clone(), c.session_timeout_ms))
+        .next()
+        .unwrap_or_default()
+}
+
 /// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
 fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: bool) -> Html {
     let Some(t) = node
@@ -189,7 +234,6 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
     } else {
         TIMER_RADIUS
     };
-    let circumference = 2.0 * PI * r;
     let frac = timer_fraction(t, now_ms);
     let left_ms = t.deadline_ms.saturating_sub(now_ms);
     let title = format!(
@@ -201,10 +245,7 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
            data-kind={t.kind.clone()} data-remaining-ms={left_ms.to_string()}
            data-duration-ms={t.duration_ms.to_string()} data-deadline-ms={t.deadline_ms.to_string()}>
             <title>{ title }</title>
-            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(r)} />
-            <circle class="timer-arc" cx={fmt(x)} cy={fmt(y)} r={fmt(r)}
-                    stroke-dasharray={format!("{:.1} {:.1}", circumference * frac, circumference)}
-                    transform={format!("rotate(-90 {} {})", fmt(x), fmt(y))} />
+            { arc((x, y), r, frac) }
         </g>
     }
 }
@@ -333,6 +374,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         Callback::from(move |()| menu.set(None))
     };
     let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
+    let (session_list, session_timeout) = sessions(view);
     html! {
         <section class="panel cluster" aria-label="cluster">
           <div class="cluster-stage">
@@ -350,6 +392,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 </g>
                 <g class="timers" id="timers">
                     { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
+                    { for session_list.iter().filter_map(|(id, since)| pos.get(id).map(|p| draw_session(*id, *p, *since, session_timeout))) }
                 </g>
                 <g class="nodes">
                     { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open)) }
@@ -374,6 +417,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 <span class="key timer-election">{"election timer"}</span>
                 <span class="key timer-fetch">{"fetch timer"}</span>
                 <span class="key timer-check-quorum">{"check-quorum timer"}</span>
+                <span class="key timer-session">{"broker session"}</span>
             </p>
         </section>
     }

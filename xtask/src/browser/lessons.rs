@@ -118,13 +118,8 @@ fn no_failed_step(seen: &[LessonSeen]) -> Result<()> {
     }
 }
 
-/// Opens `?lesson=NAME&lang=en` and presses Right arrow until the last step; what each step
-/// showed, from step 0 (before the first) to the last.
-pub(super) async fn lesson_to_the_end(
-    c: &Client,
-    url: &str,
-    name: &str,
-) -> Result<Vec<LessonSeen>> {
+/// Opens `?lesson=NAME&lang=en` and gives what its panel shows at step 0.
+async fn open_lesson(c: &Client, url: &str, name: &str) -> Result<LessonSeen> {
     c.goto(&format!("{url}?lesson={name}&lang=en")).await?;
     c.wait()
         .at_most(WAIT_LIMIT)
@@ -132,7 +127,17 @@ pub(super) async fn lesson_to_the_end(
         .await
         .map_err(|e| format!("#lesson-panel did not appear: {e}"))?;
     no_errors(c).await?;
-    let first = lesson_panel(c).await?;
+    lesson_panel(c).await
+}
+
+/// Opens `?lesson=NAME&lang=en` and presses Right arrow until the last step; what each step
+/// showed, from step 0 (before the first) to the last.
+pub(super) async fn lesson_to_the_end(
+    c: &Client,
+    url: &str,
+    name: &str,
+) -> Result<Vec<LessonSeen>> {
+    let first = open_lesson(c, url, name).await?;
     if first.steps == 0 {
         return Err(format!("lesson {name} has no steps").into());
     }
@@ -669,8 +674,7 @@ async fn timeline_panel(c: &Client) -> Result<TimelineSeen> {
 /// picking a snapshot reads the map as of it (10: orders only; 11: both); after the revert to
 /// 11 the map is back to both topics, snapshot 12 is gone and the panel names the revert.
 pub(super) async fn lesson_timeline_panel(c: &Client, url: &str, shot: &Path) -> Result<()> {
-    c.goto(&format!("{url}?lesson=03-timeline&lang=en")).await?;
-    let first = wait_for_step(c, 0).await?;
+    let first = open_lesson(c, url, "03-timeline").await?;
     let mut applied = None;
     for k in 1..=first.steps {
         let seen = goto_step(c, k).await?;

@@ -350,7 +350,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if let (true, Some((leader_id, _))) = (t.ok(), leader) {
         t.check(
-            "timer arcs: check-quorum around the leader, fetch around the followers",
+            "timer arcs: check-quorum around the leader, fetch around the followers, each broker's session on the active controller",
             timer_arcs(c, leader_id),
         )
         .await;
@@ -1569,7 +1569,7 @@ async fn hw_panel_matches(c: &Client, leader_id: i32) -> Result<()> {
 async fn timer_arcs(c: &Client, leader_id: i32) -> Result<()> {
     let v = c
         .execute(
-            "return Array.from(document.querySelectorAll('#timers .timer')).map(t => ({
+            "return Array.from(document.querySelectorAll('#timers .timer[data-timer-node]')).map(t => ({
                 node: t.dataset.timerNode, kind: t.dataset.kind, left: t.dataset.remainingMs,
                 total: t.dataset.durationMs, arc: !!t.querySelector('.timer-arc') }));",
             vec![],
@@ -1603,6 +1603,30 @@ async fn timer_arcs(c: &Client, leader_id: i32) -> Result<()> {
         );
         if s("kind") != want || left > total || total == 0 || a.get("arc") != Some(&json!(true)) {
             return Err(format!("timer {a}: wanted a {want} arc with left <= total").into());
+        }
+    }
+    // Outside each broker's fetch arc, its session on the active controller: of
+    // broker.session.timeout.ms, with the time since the heartbeat the broker panel shows.
+    let v = c
+        .execute(
+            "const panel = id => document.querySelector(`#broker-panel [data-broker-id='${id}'] [role=meter]`);
+             return Array.from(document.querySelectorAll('#timers .timer-session')).map(t => ({
+                node: t.dataset.sessionNode, left: Number(t.dataset.remainingMs),
+                total: Number(t.dataset.durationMs),
+                since: panel(t.dataset.sessionNode) ? Number(panel(t.dataset.sessionNode).getAttribute('aria-valuenow')) : -1 }));",
+            vec![],
+        )
+        .await?;
+    let sessions = v.as_array().ok_or("no session list")?;
+    let mut ids: Vec<&str> = sessions.iter().filter_map(|a| a["node"].as_str()).collect();
+    ids.sort();
+    if ids != ["1", "2", "3"] {
+        return Err(format!("session arcs around {ids:?}, wanted brokers 1, 2, 3: {v}").into());
+    }
+    for a in sessions {
+        let (left, total, since) = (a["left"].as_u64(), a["total"].as_u64(), a["since"].as_u64());
+        if total != Some(9000) || left.zip(since).map(|(l, s)| l + s) != Some(9000) {
+            return Err(format!("session arc {a}: wanted left + since = 9000 ms").into());
         }
     }
     no_errors(c).await
