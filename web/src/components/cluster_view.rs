@@ -13,7 +13,10 @@ use crate::state::Action;
 
 const WIDTH: f64 = 900.0;
 const HEIGHT: f64 = 720.0;
-const RING_RADIUS: f64 = 245.0;
+const RING_RADIUS: f64 = 235.0;
+/// The ring's centre, a little below the middle: room for the session arc of a node at the top
+/// and for the label of a node at the bottom.
+const CENTER_Y: f64 = HEIGHT / 2.0 - 5.0;
 const NODE_RADIUS: f64 = 68.0;
 /// Messages in each direction are drawn this far to the side of the centre line.
 const LANE_OFFSET: f64 = 10.0;
@@ -44,7 +47,7 @@ pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
         .map(|(i, node)| {
             let angle = -PI / 2.0 + 2.0 * PI * i as f64 / n;
             let x = WIDTH / 2.0 + RING_RADIUS * angle.cos();
-            let y = (HEIGHT - 40.0) / 2.0 + RING_RADIUS * angle.sin();
+            let y = CENTER_Y + RING_RADIUS * angle.sin();
             (node.id, (x, y))
         })
         .collect()
@@ -296,7 +299,7 @@ fn draw_node(node: &NodeView, (x, y): (f64, f64), selected: bool, on_open: &Call
             <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
             <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
             <text class="node-epoch" x={fmt(x)} y={fmt(y + 38.0)} text-anchor="middle">{ format!("epoch {}", node.epoch) }</text>
-            <text class="node-roles" x={fmt(x)} y={fmt(y + if is_broker_only { TIMER_RADIUS_BROKER + 22.0 } else { TIMER_RADIUS + 24.0 })} text-anchor="middle">
+            <text class="node-roles" x={fmt(x)} y={fmt(y + if is_broker_only { SESSION_RADIUS + 20.0 } else { TIMER_RADIUS + 24.0 })} text-anchor="middle">
                 { format!("{} · LEO {} · HW {}", node.roles, node.log_end_offset,
                           node.high_watermark.map(|h| h.to_string()).unwrap_or_else(|| "?".into())) }
             </text>
@@ -321,7 +324,7 @@ fn node_menu(
     let style = format!(
         "left: {:.2}%; top: {:.2}%;",
         50.0,
-        (HEIGHT - 40.0) / 2.0 / HEIGHT * 100.0
+        CENTER_Y / HEIGHT * 100.0
     );
     let heal = on_action.reform(|_: MouseEvent| Action::Exec("heal".into()));
     let close = on_close.reform(|_: MouseEvent| ());
