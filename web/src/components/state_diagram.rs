@@ -80,6 +80,22 @@ fn f(v: f64) -> String {
     format!("{v:.1}")
 }
 
+/// The line of the edge `from` → `to`: from the border of one box to the other's, shifted to
+/// its side of the pair so that the two directions do not overlap.
+fn edge_line(from: &str, to: &str) -> Option<(f64, f64, f64, f64)> {
+    let ((x1, y1), (x2, y2)) = (pos(from)?, pos(to)?);
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ox, oy) = (-dy / len * LANE, dx / len * LANE);
+    let (a, b) = (exit(dx, dy), 1.0 - exit(dx, dy));
+    Some((
+        x1 + dx * a + ox,
+        y1 + dy * a + oy,
+        x1 + dx * b + ox,
+        y1 + dy * b + oy,
+    ))
+}
+
 /// The diagram of `node`'s states.
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
@@ -95,20 +111,25 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
         &VOTER_EDGES
     };
     let draw_edge = |&(from, to): &(&'static str, &'static str)| {
-        let (Some((x1, y1)), Some((x2, y2))) = (pos(from), pos(to)) else {
+        let Some((x1, y1, x2, y2)) = edge_line(from, to) else {
             return html! {};
         };
-        let (dx, dy) = (x2 - x1, y2 - y1);
-        let len = (dx * dx + dy * dy).sqrt().max(1.0);
-        let (ox, oy) = (-dy / len * LANE, dx / len * LANE);
-        let (a, b) = (exit(dx, dy), 1.0 - exit(dx, dy));
         let is_last = last.is_some_and(|t| t.from == from && t.to == to);
         html! {
             <line class={classes!("sd-edge", is_last.then_some("last"))} data-from={from} data-to={to}
-                  x1={f(x1 + dx * a + ox)} y1={f(y1 + dy * a + oy)} x2={f(x1 + dx * b + ox)} y2={f(y1 + dy * b + oy)}
+                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)}
                   marker-end={if is_last { "url(#sd-arrow-last)" } else { "url(#sd-arrow)" }} />
         }
     };
+    // The last transition runs along its edge once, as dashes flowing from the state left to
+    // the state entered; keyed by its time, so that a new transition starts it again.
+    let flow = last.and_then(|t| {
+        let (x1, y1, x2, y2) = edge_line(&t.from, &t.to)?;
+        Some(html! {
+            <line key={format!("{}-{}-{}", t.time_ms, t.from, t.to)} class="sd-flow"
+                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
+        })
+    });
     let draw_state = |&(name, x, y): &(&'static str, f64, f64)| {
         let possible = !observer || matches!(name, "Unattached" | "Follower");
         let is_current = current == Some(name);
@@ -148,6 +169,7 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                     </marker>
                 </defs>
                 { for edges.iter().map(draw_edge) }
+                <g class="sd-flows">{ for flow }</g>
                 { for STATES.iter().map(draw_state) }
             </svg>
             <p class="sub" id="state-diagram-last">{ caption }</p>

@@ -459,7 +459,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
         if t.ok() {
             t.check(
-                "after lesson 02 the state diagram of 102 lights Leader, Candidate → Leader last",
+                "after lesson 02 the state diagram of 102 lights Leader, Candidate → Leader last (animated)",
                 state_diagram_leader(c, &artifacts.join("state-diagram.png")),
             )
             .await;
@@ -1642,8 +1642,12 @@ async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
                  if (!d || d.dataset.nodeId !== '102') return null;
                  const cur = d.querySelectorAll('.sd-state.current');
                  const last = d.querySelector('.sd-edge.last');
+                 const flow = d.querySelectorAll('.sd-flow');
+                 const same = flow.length === 1 && !!last && ['x1', 'y1', 'x2', 'y2']
+                     .every(a => flow[0].getAttribute(a) === last.getAttribute(a));
                  return { current: d.dataset.current, lit: Array.from(cur).map(e => e.dataset.state),
-                          from: last ? last.dataset.from : '', to: last ? last.dataset.to : '' };",
+                          from: last ? last.dataset.from : '', to: last ? last.dataset.to : '',
+                          flow: same };",
                 vec![],
             )
             .await?;
@@ -1656,6 +1660,9 @@ async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
     }
     if v.get("from") != Some(&json!("Candidate")) || v.get("to") != Some(&json!("Leader")) {
         return Err(format!("the last transition of 102 is not Candidate → Leader: {v}").into());
+    }
+    if v.get("flow") != Some(&json!(true)) {
+        return Err(format!("no flowing dashes along 102's last transition alone: {v}").into());
     }
     no_errors(c).await
 }
