@@ -103,6 +103,21 @@ fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
     }
 }
 
+/// The free-play keys: Right arrow = step one event (after a rewind: forward again), Left
+/// arrow = back one event, Space = play / pause, `t` = one frame of virtual time.
+fn free_play_key(e: &KeyboardEvent, playing: bool) -> Option<Action> {
+    if e.ctrl_key() || e.alt_key() || e.meta_key() || typed_into_field(e) {
+        return None;
+    }
+    match e.key().as_str() {
+        "ArrowRight" if !playing => Some(Action::Step),
+        "ArrowLeft" if !playing => Some(Action::StepBack),
+        " " | "Spacebar" => Some(if playing { Action::Pause } else { Action::Play }),
+        "t" if !playing => Some(Action::StepTick),
+        _ => None,
+    }
+}
+
 /// Whether a key event was typed into a text field or a menu (those keys are theirs).
 fn typed_into_field(e: &KeyboardEvent) -> bool {
     let tag = e
@@ -111,6 +126,28 @@ fn typed_into_field(e: &KeyboardEvent) -> bool {
         .map(|el| el.tag_name().to_ascii_lowercase())
         .unwrap_or_default();
     matches!(tag.as_str(), "input" | "textarea" | "select")
+}
+
+/// A `keydown` listener on the window (dropped, it stops), calling `f` with each key event.
+fn window_keydown(f: impl Fn(&KeyboardEvent) + 'static) -> Option<EventListener> {
+    let window = web_sys::window()?;
+    Some(EventListener::new_with_options(
+        &window,
+        "keydown",
+        EventListenerOptions::enable_prevent_default(),
+        move |e| {
+            if let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                f(e);
+            }
+        },
+    ))
+}
+
+/// Whether the key went to a button (which Space presses).
+fn focused_button(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| el.tag_name().eq_ignore_ascii_case("button"))
 }
 
 /// The page-wide keys: `?` toggles the keyboard help, Escape closes it. Gives the new
@@ -187,21 +224,11 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         let help_open = help_open.clone();
         use_effect_with(*help_open, move |open| {
             let open = *open;
-            let listener = web_sys::window().map(|window| {
-                EventListener::new_with_options(
-                    &window,
-                    "keydown",
-                    EventListenerOptions::enable_prevent_default(),
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                            return;
-                        };
-                        if let Some(next) = help_key(e, open) {
-                            e.prevent_default();
-                            help_open.set(next);
-                        }
-                    },
-                )
+            let listener = window_keydown(move |e| {
+                if let Some(next) = help_key(e, open) {
+                    e.prevent_default();
+                    help_open.set(next);
+                }
             });
             move || drop(listener)
         });
@@ -215,30 +242,36 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         Callback::from(move |_: MouseEvent| help_open.set(true))
     };
 
-    // The lesson keys, while a lesson is open and the keyboard help is not.
+    // The lesson keys while a lesson is open, the free-play keys while there is a world; none
+    // while the keyboard help covers the page.
     {
         let dispatcher = state.dispatcher();
-        // Not while the keyboard help covers the page.
-        let active = state.lesson.is_some() && !*help_open;
-        use_effect_with(active, move |active| {
-            let listener = active.then(web_sys::window).flatten().map(|window| {
-                EventListener::new_with_options(
-                    &window,
-                    "keydown",
-                    EventListenerOptions::enable_prevent_default(),
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                            return;
-                        };
-                        if let Some(action) = lesson_key(e) {
-                            e.prevent_default();
-                            dispatcher.dispatch(action);
-                        }
-                    },
-                )
-            });
-            move || drop(listener)
-        });
+        let lesson = state.lesson.is_some();
+        let active = !*help_open && (lesson || state.view.is_some());
+        use_effect_with(
+            (active, lesson, state.playing),
+            move |&(active, lesson, playing)| {
+                let listener = active
+                    .then(|| {
+                        window_keydown(move |e| {
+                            let action = if lesson {
+                                lesson_key(e)
+                            } else if e.key() == " " && focused_button(e) {
+                                // A focused button takes Space itself.
+                                None
+                            } else {
+                                free_play_key(e, playing)
+                            };
+                            if let Some(action) = action {
+                                e.prevent_default();
+                                dispatcher.dispatch(action);
+                            }
+                        })
+                    })
+                    .flatten();
+                move || drop(listener)
+            },
+        );
     }
 
     let on_action = {
@@ -272,6 +305,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
                         playing={state.playing}
                         sim_ms_per_frame={state.sim_ms_per_frame}
                         last_error={state.last_error.clone()}
+                        redo_end={state.redo_end()}
                         on_action={on_action.clone()}
                     />
                     <div class="panels" id="panels" style={split_style(*split)}>

@@ -27,6 +27,8 @@ pub struct Chrome {
     pub rewind: &'static str,
     /// Before the count of messages in flight.
     pub in_flight: &'static str,
+    /// After the count of events going forward can replay after a rewind.
+    pub events_ahead: &'static str,
     /// The log tail's heading.
     pub log_tail: &'static str,
     /// The broker panel's heading.
@@ -49,6 +51,7 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         events_run: "실행한 이벤트 ",
         rewind: "되감기 ",
         in_flight: "전송 중 ",
+        events_ahead: "개 이벤트 다시 재생 가능",
         log_tail: "로그 (최근)",
         brokers: "브로커",
         raft_states: "Raft 상태: 노드",
@@ -64,6 +67,7 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         events_run: "events run ",
         rewind: "rewind ",
         in_flight: "in flight ",
+        events_ahead: "events ahead",
         log_tail: "log tail",
         brokers: "brokers",
         raft_states: "Raft states of node",

@@ -64,11 +64,12 @@ impl Lang {
 /// Everything the user can ask the page to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Run exactly one engine event.
+    /// Run exactly one engine event (after a rewind: the next one of what was rewound away).
     Step,
     /// Free play: back one event (checkpoint and deterministic replay).
     StepBack,
-    /// Free play: back to the state after this many events.
+    /// Free play: to the state after this many events: back, or after a rewind forward again
+    /// along what was rewound away.
     RewindTo(u64),
     /// Advance virtual time by one frame's worth (the chosen speed) while paused.
     StepTick,
@@ -352,8 +353,7 @@ impl Playground {
                 "step".to_string()
             }
             Action::StepTick | Action::Tick => {
-                // Not `run Nms`: N frames of `run_for(ms)` do not always run the events of
-                // the same instant in the order one `run_for(N * ms)` does.
+                // Frames, not `run Nms`: the address says what was done, frame by frame.
                 let ms = self.sim_ms_per_frame;
                 if let Some((n, m)) = history.last().and_then(|l| frames_line(l).ok()) {
                     if m == ms {
@@ -405,6 +405,15 @@ impl Playground {
                 .borrow_mut()
                 .record(&console, input, events_before);
         }
+    }
+
+    /// Free play after a rewind: the event count going forward can reach again (the end of what
+    /// was rewound away); `None` when nothing was rewound or something new was done since.
+    pub fn redo_end(&self) -> Option<u64> {
+        if self.lesson.is_some() {
+            return None;
+        }
+        self.rewind.borrow().redo_end_events()
     }
 
     /// Free play back to the state after `target` events: the last checkpoint before it and a
@@ -576,6 +585,12 @@ impl Reducible for Playground {
                     Some(i) => Err(format!("no lesson {i}")),
                     None => next.start_free_play(),
                 }
+            }
+            // After a rewind, Step goes forward along what was rewound away (its commands
+            // included) instead of starting a new branch.
+            Action::Step if next.redo_end().is_some() => {
+                let target = next.events_run() + 1;
+                next.rewind_to(target)
             }
             Action::StepBack => {
                 next.playing = false;
@@ -877,6 +892,23 @@ mod tests {
         assert_eq!(one_back.view.as_ref().unwrap().events_run, last - 1);
         let again = one_back.reduce(Action::Step);
         assert_eq!(again.view.as_ref().unwrap().events_run, last);
+        // Forward again after a rewind: Step and the slider replay what was rewound away,
+        // the kill included, to the states stepping gave.
+        let before_kill = &seen[2];
+        let mut fwd = p
+            .clone()
+            .reduce(Action::RewindTo(before_kill.events_run - 3));
+        assert_eq!(fwd.redo_end(), Some(last));
+        for _ in 0..3 {
+            fwd = fwd.reduce(Action::Step);
+        }
+        assert_eq!(fwd.view.as_ref().unwrap(), &seen[3], "the kill replayed");
+        let end = fwd.clone().reduce(Action::RewindTo(last));
+        assert_eq!(end.view.as_ref().unwrap(), seen.last().unwrap());
+        assert_eq!(end.redo_end(), None, "at the end nothing is left to redo");
+        // A new action starts a new branch: the rewound part is gone.
+        let branch = fwd.reduce(Action::StepTick);
+        assert_eq!(branch.redo_end(), None);
         // In a lesson, the lesson's own back is the way.
         let l = timeline().reduce(Action::StepBack);
         assert!(l.last_error.as_deref().unwrap_or("").contains("lesson"));

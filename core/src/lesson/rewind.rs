@@ -38,6 +38,9 @@ pub struct Rewind {
     pub max_checkpoints: usize,
     /// Events between two checkpoints (doubles when the set is thinned).
     pub every_events: u64,
+    /// The history as it was before the latest rewinds, while nothing new was recorded since:
+    /// what going forward again replays ("redo"). Recording a new input drops it.
+    redo: Option<Vec<Applied>>,
 }
 
 fn events(c: &Console) -> u64 {
@@ -53,7 +56,17 @@ impl Rewind {
             checkpoints: vec![(0, console.clone())],
             max_checkpoints: max_checkpoints.max(2),
             every_events: every_events.max(1),
+            redo: None,
         }
+    }
+
+    /// The event count going forward can reach again after a rewind (the end of the history
+    /// before it), or `None` when nothing was rewound or something new was done since.
+    pub fn redo_end_events(&self) -> Option<u64> {
+        self.redo
+            .as_ref()
+            .and_then(|h| h.last())
+            .map(|a| a.events_after)
     }
 
     /// Event count of the oldest state reachable (the start).
@@ -87,6 +100,8 @@ impl Rewind {
     /// Record `input`, which was already applied to `console` (that had run `events_before`
     /// events before it), taking a checkpoint when due.
     pub fn record(&mut self, console: &Console, input: Input, events_before: u64) {
+        // A new branch: what was rewound away cannot be gone forward to any more.
+        self.redo = None;
         self.history.push(Applied {
             input,
             events_before,
@@ -122,14 +137,32 @@ impl Rewind {
     /// later history is dropped (a new action continues from there). "Step back" is
     /// `rewind_to_input(len() - 1)`.
     pub fn rewind_to_input(&mut self, inputs: usize) -> Result<Console, String> {
+        self.redo = None;
         self.restore(inputs.min(self.history.len()), 0)
     }
 
     /// The console as it was after `target` events (clamped to the recorded range), for a
     /// time slider. Inputs that run no events (a `kill`, a tool) are kept up to the target, so
     /// among the states with the same event count this is the latest; an input spanning the
-    /// target is replayed as single steps up to it. The later history is dropped.
+    /// target is replayed as single steps up to it. The later history is kept for going
+    /// forward again ([`Rewind::redo_end_events`]): a target past the present, up to that end,
+    /// replays it, until a new input is recorded.
     pub fn rewind_to_events(&mut self, target: u64) -> Result<Console, String> {
+        // The whole history of this branch: the checkpoints still held all lie in the part
+        // it shares with the present (nothing was recorded since the last rewind).
+        let full = self.redo.take().unwrap_or_else(|| self.history.clone());
+        self.history = full.clone();
+        let console = self.rewind_within(target)?;
+        if full
+            .last()
+            .is_some_and(|a| a.events_after > events(&console) || self.history.len() < full.len())
+        {
+            self.redo = Some(full);
+        }
+        Ok(console)
+    }
+
+    fn rewind_within(&mut self, target: u64) -> Result<Console, String> {
         let target = target.max(self.first_events());
         let whole = self
             .history
@@ -260,6 +293,58 @@ mod tests {
         assert_eq!(
             r.rewind_to_events(u64::MAX).map(|c| events(&c)).unwrap(),
             ev3 + 1
+        );
+    }
+
+    /// After rewinding by event count, going forward again replays what was rewound away
+    /// (commands included), one event or many at a time, to the same states; a new input
+    /// starts a new branch and forgets it.
+    #[test]
+    fn going_forward_after_a_rewind_replays_what_was_rewound_away() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 brokers=1 seed=3")
+            .unwrap();
+        let mut r = Rewind::new(&c, 4, 25);
+        let mut seen: Vec<(u64, String)> = Vec::new();
+        for i in [
+            Input::RunFor(1_500),
+            Input::Step(30),
+            Input::Exec("kill -9 102".into()),
+            Input::Step(25),
+            Input::RunFor(2_500),
+        ] {
+            r.apply(&mut c, i).unwrap();
+            seen.push((events(&c), fingerprint(&c)));
+        }
+        let end = events(&c);
+        assert_eq!(r.redo_end_events(), None, "nothing rewound yet");
+        let (before_kill, _) = seen[1];
+        let back = r.rewind_to_events(before_kill - 10).unwrap();
+        assert_eq!(events(&back), before_kill - 10);
+        assert_eq!(r.redo_end_events(), Some(end));
+        // Forward one event at a time across the kill: the states stepping gave.
+        let mut now = events(&back);
+        while now < seen[3].0 {
+            let fwd = r.rewind_to_events(now + 1).unwrap();
+            now = events(&fwd);
+            // Of the states with that count the latest (after the kill, which runs none).
+            if let Some((_, fp)) = seen.iter().rev().find(|(e, _)| *e == now) {
+                assert!(&fingerprint(&fwd) == fp, "forward to {now}");
+            }
+        }
+        assert_eq!(now, seen[3].0);
+        // Forward to the end: the last state, and nothing left to redo.
+        let last = r.rewind_to_events(u64::MAX).unwrap();
+        assert!(fingerprint(&last) == seen[4].1, "forward to the end");
+        assert_eq!(r.redo_end_events(), None);
+        // Back again, then a new input: the rewound part is forgotten.
+        let mut mid = r.rewind_to_events(before_kill).unwrap();
+        assert_eq!(r.redo_end_events(), Some(end));
+        r.apply(&mut mid, Input::Step(1)).unwrap();
+        assert_eq!(r.redo_end_events(), None);
+        assert_eq!(
+            events(&r.rewind_to_events(u64::MAX).unwrap()),
+            before_kill + 1
         );
     }
 }

@@ -253,17 +253,26 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
     }
 }
 
-/// Clicking a node (or Enter on it) selects it and opens its menu, or closes the menu it has.
-fn draw_node(node: &NodeView, (x, y): (f64, f64), selected: bool, on_open: &Callback<i32>) -> Html {
+/// Clicking a node (or Enter on it) selects it and opens its menu, or closes the menu it has;
+/// Escape on it closes the menu.
+fn draw_node(
+    node: &NodeView,
+    (x, y): (f64, f64),
+    selected: bool,
+    on_open: &Callback<i32>,
+    on_close: &Callback<()>,
+) -> Html {
     let id = node.id;
     let onclick = on_open.reform(move |_: MouseEvent| id);
     let onkeydown = {
-        let on_open = on_open.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" {
+        let (on_open, on_close) = (on_open.clone(), on_close.clone());
+        Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            "Enter" => {
                 e.prevent_default();
                 on_open.emit(id);
             }
+            "Escape" => on_close.emit(()),
+            _ => {}
         })
     };
     let is_broker_only = !node.roles.contains("controller");
@@ -398,11 +407,11 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                     { for session_list.iter().filter_map(|(id, since)| pos.get(id).map(|p| draw_session(*id, *p, *since, session_timeout))) }
                 </g>
                 <g class="nodes">
-                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open)) }
+                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open, &on_close)) }
                 </g>
             </svg>
             if let Some(node) = open {
-                { node_menu(view, node, &props.on_action, on_close) }
+                { node_menu(view, node, &props.on_action, on_close.clone()) }
             }
           </div>
             <p class="legend">

@@ -19,6 +19,9 @@ pub struct ControlsProps {
     pub sim_ms_per_frame: u64,
     /// Error of the last action, shown under the buttons.
     pub last_error: Option<String>,
+    /// After a rewind: the event count going forward can reach again.
+    #[prop_or_default]
+    pub redo_end: Option<u64>,
     /// Sends an action to the reducer.
     pub on_action: Callback<Action>,
 }
@@ -60,7 +63,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <button id="btn-step-back" onclick={send(Action::StepBack)} disabled={props.playing}
                         title="Back one event (free play: a checkpoint and a deterministic replay)">{ t.back }</button>
                 <button id="btn-step" onclick={send(Action::Step)} disabled={props.playing}
-                        title="Run exactly one event">{ t.step_event }</button>
+                        title="Run exactly one event (after a rewind: forward along what happened)">{ t.step_event }</button>
                 <button id="btn-step-tick" onclick={send(Action::StepTick)} disabled={props.playing}
                         title="Run one frame of virtual time">{ format!("+{} ms", props.sim_ms_per_frame) }</button>
                 <button id="btn-play" class={classes!("play", props.playing.then_some("playing"))}
@@ -77,9 +80,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <span class="stat">{ t.virtual_time }<strong id="virtual-time" data-ms={view.now_ms.to_string()}>{ format_ms(view.now_ms) }</strong></span>
                 <span class="stat">{ t.events_run }<strong id="events-run">{ view.events_run }</strong></span>
                 <label class="stat" title="Drag back to rewind (free play)">{ t.rewind }
-                    <input id="time-slider" type="range" min="0" max={view.events_run.to_string()}
+                    <input id="time-slider" type="range" min="0" max={props.redo_end.unwrap_or(view.events_run).max(view.events_run).to_string()}
                            value={view.events_run.to_string()} disabled={props.playing} onchange={on_slider} />
                 </label>
+                if let Some(end) = props.redo_end.filter(|e| *e > view.events_run) {
+                    <span class="stat redo" id="redo-ahead" data-end={end.to_string()}
+                          title="Rewound: Step and the slider go forward again along what happened">
+                        { format!("↷ {} {}", end - view.events_run, t.events_ahead) }
+                    </span>
+                }
                 <span class="stat">{ t.in_flight }<strong id="in-flight">{ view.messages.iter().filter(|m| !m.dropped).count() }</strong></span>
             </div>
             if let Some(e) = &props.last_error {

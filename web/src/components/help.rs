@@ -3,12 +3,25 @@
 use yew::prelude::*;
 
 /// Every keyboard shortcut of the page: (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 8] = [
+pub const SHORTCUTS: [(&str, &str); 12] = [
     ("?", "open this keyboard help"),
-    ("Esc", "close this keyboard help"),
+    ("Esc", "close this keyboard help, or a node's menu"),
     ("→ / Space", "lesson: run the next step"),
     ("←", "lesson: go back one step (replays from the start)"),
     ("Home", "lesson: back to the start"),
+    (
+        "→",
+        "free play: step one event (after a rewind: forward again along what happened)",
+    ),
+    (
+        "←",
+        "free play: back one event (a checkpoint and a deterministic replay)",
+    ),
+    (
+        "Space / t",
+        "free play: play / pause · one frame of virtual time",
+    ),
+    ("Tab, Enter", "cluster drawing: focus a node, open its menu"),
     ("Enter", "console: run the typed command"),
     ("↑", "console: the previous command"),
     ("↓", "console: the next command"),

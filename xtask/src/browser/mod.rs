@@ -317,6 +317,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         )
         .await;
     }
+    if t.ok() {
+        t.check(
+            "free-play keys: ← ← ← back three events, → → → forward again along what happened to the same view; ↷ shows what is ahead",
+            keys_back_and_forward(c),
+        )
+        .await;
+    }
     let mut leader = None;
     if t.ok() {
         leader = t
@@ -529,7 +536,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    31 + 2 * usize::from(has_election_lesson())
+    32 + 2 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -788,6 +795,76 @@ async fn step_back_rewinds(c: &Client) -> Result<()> {
         .into());
     }
     Ok(())
+}
+
+/// The events count, the node log rows and the drawing's nodes: what going back and forward
+/// must give again.
+async fn free_play_seen(c: &Client) -> Result<(u64, Vec<String>, String)> {
+    let mut rows = Vec::new();
+    for el in c.find_all(Locator::Css(".node-log")).await? {
+        rows.push(el.text().await?);
+    }
+    Ok((events_run(c).await?, rows, format!("{:?}", nodes(c).await?)))
+}
+
+/// The `↷ N` notice of how far going forward can replay, if shown: its end event count.
+async fn redo_end(c: &Client) -> Result<Option<u64>> {
+    let found = c.find_all(Locator::Css("#redo-ahead")).await?;
+    match found.first() {
+        Some(el) => Ok(el.attr("data-end").await?.and_then(|v| v.parse().ok())),
+        None => Ok(None),
+    }
+}
+
+/// In free play ← goes back one event and → forward again: three back show `↷` with the
+/// present as its end; three forward give the view there was, and the notice goes.
+async fn keys_back_and_forward(c: &Client) -> Result<()> {
+    // Start from the end of what happened (an earlier check may have rewound).
+    if let Some(end) = redo_end(c).await? {
+        while events_run(c).await? < end {
+            let before = events_run(c).await?;
+            press(c, Key::Right).await?;
+            wait_until("→ to go forward", || async {
+                Ok((events_run(c).await? > before).then_some(()))
+            })
+            .await?;
+        }
+    }
+    let start = free_play_seen(c).await?;
+    for k in 1..=3u64 {
+        press(c, Key::Left).await?;
+        wait_until("← to go back one event", || async {
+            Ok((events_run(c).await? == start.0 - k).then_some(()))
+        })
+        .await?;
+    }
+    if redo_end(c).await? != Some(start.0) {
+        return Err(format!(
+            "after three ← the page shows ↷ to {:?}, wanted {}",
+            redo_end(c).await?,
+            start.0
+        )
+        .into());
+    }
+    for k in (0..3u64).rev() {
+        press(c, Key::Right).await?;
+        wait_until("→ to go forward one event", || async {
+            Ok((events_run(c).await? == start.0 - k).then_some(()))
+        })
+        .await?;
+    }
+    let end = free_play_seen(c).await?;
+    if end != start {
+        return Err(format!(
+            "after ← ← ← → → → the page shows {:?} events, it showed {:?}",
+            end.0, start.0
+        )
+        .into());
+    }
+    if let Some(e) = redo_end(c).await? {
+        return Err(format!("at the end the page still shows ↷ to {e}").into());
+    }
+    no_errors(c).await
 }
 
 /// On a controller's tail: `controller.log` shows only the controller loggers' lines, a text
