@@ -407,6 +407,19 @@ impl Playground {
         }
     }
 
+    /// Free play after a rewind: one event forward along what was rewound away, run in place
+    /// when the next input only runs events (see [`Rewind::forward_one`]).
+    fn forward_one(&mut self) -> Result<(), String> {
+        let lines = {
+            let mut console = self.console.borrow_mut();
+            let mut rewind = self.rewind.borrow_mut();
+            rewind.forward_one(&mut console)?;
+            history_lines(rewind.inputs())
+        };
+        self.history = Rc::new(lines);
+        Ok(())
+    }
+
     /// Free play after a rewind: the event count going forward can reach again (the end of what
     /// was rewound away); `None` when nothing was rewound or something new was done since.
     pub fn redo_end(&self) -> Option<u64> {
@@ -588,10 +601,7 @@ impl Reducible for Playground {
             }
             // After a rewind, Step goes forward along what was rewound away (its commands
             // included) instead of starting a new branch.
-            Action::Step if next.redo_end().is_some() => {
-                let target = next.events_run() + 1;
-                next.rewind_to(target)
-            }
+            Action::Step if next.redo_end().is_some() => next.forward_one(),
             Action::StepBack => {
                 next.playing = false;
                 let target = next.events_run().saturating_sub(1);

@@ -110,6 +110,77 @@ async fn step_latency(c: &Client, base: &str, profile: bool) -> Result<()> {
         .at_most(Duration::from_secs(30))
         .for_element(Locator::Css("#btn-step"))
         .await?;
+    if profile {
+        cpu_profile::start(c).await?;
+    }
+    let (times, handler, elements) = step_clicks(c, STEP_CLICKS).await?;
+    if profile {
+        cpu_profile::stop_and_print(c, 30).await?;
+    }
+    print_latency(
+        &format!("step click to updated DOM, {} clicks", times.len()),
+        &times,
+        &handler,
+    );
+    println!("  elements in the page:   {elements}");
+    // Two simulated minutes more (a lecture's worth), then back to half way with the slider;
+    // Step then goes forward along the rewound history.
+    c.find(Locator::Css("#console-input"))
+        .await?
+        .send_keys(&format!("run 120s{}", fantoccini::key::Key::Enter))
+        .await?;
+    c.wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#virtual-time[data-ms]"))
+        .await?;
+    let mut waited = 0;
+    while c
+        .find(Locator::Css("#virtual-time"))
+        .await?
+        .attr("data-ms")
+        .await?
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0)
+        < 120_000
+    {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += 1;
+        if waited > 600 {
+            return Err("`run 120s` did not finish".into());
+        }
+    }
+    let half = c
+        .execute(
+            "const s = document.querySelector('#time-slider');
+             const half = Math.floor(Number(s.value) / 2);
+             s.value = String(half);
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             return half;",
+            vec![],
+        )
+        .await?
+        .as_u64()
+        .ok_or("the slider gave no event count")?;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#redo-ahead"))
+        .await
+        .map_err(|e| format!("no ↷ after rewinding to {half} events: {e}"))?;
+    let (times, handler, _) = step_clicks(c, STEP_CLICKS / 2).await?;
+    print_latency(
+        &format!(
+            "step click after a rewind to event {half} (forward along the rewound history), {} clicks",
+            times.len()
+        ),
+        &times,
+        &handler,
+    );
+    Ok(())
+}
+
+/// Clicks Step `n` times; the times from each click to the updated `#events-run`, the click
+/// handlers' times (engine + view), both sorted, and the number of elements in the page.
+async fn step_clicks(c: &Client, n: usize) -> Result<(Vec<f64>, Vec<f64>, u64)> {
     // Click Step, time until #events-run shows the new count; the next click after a macrotask.
     let script = r#"
 const done = arguments[arguments.length - 1];
@@ -135,16 +206,10 @@ function one() {
 }
 one();
 "#;
-    if profile {
-        cpu_profile::start(c).await?;
-    }
     let v = c
-        .execute_async(script, vec![Value::from(STEP_CLICKS)])
+        .execute_async(script, vec![Value::from(n)])
         .await
         .map_err(|e| format!("step latency script: {e}"))?;
-    if profile {
-        cpu_profile::stop_and_print(c, 30).await?;
-    }
     let list = |i: usize| -> Result<Vec<f64>> {
         let mut t: Vec<f64> = v[i]
             .as_array()
@@ -158,20 +223,22 @@ one();
         t.sort_by(|a, b| a.total_cmp(b));
         Ok(t)
     };
-    let (times, handler) = (list(0)?, list(1)?);
+    Ok((list(0)?, list(1)?, v[2].as_u64().unwrap_or_default()))
+}
+
+/// Prints the median, p95 and max of sorted `times`, and the handlers' share.
+fn print_latency(title: &str, times: &[f64], handler: &[f64]) {
     let pct = |t: &[f64], p: f64| t[((t.len() - 1) as f64 * p).round() as usize];
-    println!("bench: step click to updated DOM, {} clicks", times.len());
+    println!("bench: {title}");
     println!(
         "  median {:.2} ms, p95 {:.2} ms, max {:.2} ms  (target p95 <= 16 ms)",
-        pct(&times, 0.5),
-        pct(&times, 0.95),
-        pct(&times, 1.0)
+        pct(times, 0.5),
+        pct(times, 0.95),
+        pct(times, 1.0)
     );
     println!(
         "  of which the click handler (engine step + view): median {:.2} ms, p95 {:.2} ms",
-        pct(&handler, 0.5),
-        pct(&handler, 0.95)
+        pct(handler, 0.5),
+        pct(handler, 0.95)
     );
-    println!("  elements in the page:   {}", v[2]);
-    Ok(())
 }

@@ -162,6 +162,64 @@ impl Rewind {
         Ok(console)
     }
 
+    /// One event forward along the rewound history, on `console` (the state this rewind
+    /// gave): when the next input only runs events, the event is run right there instead of
+    /// restoring a checkpoint and replaying; otherwise as [`Rewind::rewind_to_events`] one
+    /// event on. Gives whether there was anything to go forward to.
+    pub fn forward_one(&mut self, console: &mut Console) -> Result<bool, String> {
+        let Some(full) = self.redo.take() else {
+            return Ok(false);
+        };
+        let now = events(console);
+        // The input that runs the next event; the inputs before it are in the present.
+        let Some(i) = full.iter().position(|a| a.events_after > now) else {
+            return Ok(false);
+        };
+        let next = &full[i];
+        let in_place = match next.input {
+            // Steps are single events; the next ones of a Step are the same run in place.
+            Input::Step(_) => true,
+            // A RunFor also moves the clock to its end when it completes, and a command may
+            // do more than run events (send a request, print): in place only strictly inside
+            // them, where a rewind replays single steps too.
+            Input::RunFor(_) | Input::Exec(_) => now + 1 < next.events_after,
+        };
+        if !in_place || next.events_before > now || self.history.len() < i {
+            self.redo = Some(full);
+            *console = self.rewind_to_events(now + 1)?;
+            return Ok(true);
+        }
+        let w = console.world.as_mut().ok_or("no cluster yet")?;
+        if !w.step() {
+            self.redo = Some(full);
+            return Ok(false);
+        }
+        let after = now + 1;
+        self.history.truncate(i);
+        if after < next.events_after {
+            self.history.push(Applied {
+                input: Input::Step(after - next.events_before),
+                events_before: next.events_before,
+                events_after: after,
+            });
+        } else {
+            // The input is done; so are the inputs right after it that run no event (a kill
+            // at that instant), as a rewind to this count would have them.
+            self.history.push(next.clone());
+            for a in full[i + 1..]
+                .iter()
+                .take_while(|a| a.events_before == after && a.events_after == after)
+            {
+                let _ = run(console, &a.input);
+                self.history.push(a.clone());
+            }
+        }
+        if self.history.len() < full.len() {
+            self.redo = Some(full);
+        }
+        Ok(true)
+    }
+
     fn rewind_within(&mut self, target: u64) -> Result<Console, String> {
         let target = target.max(self.first_events());
         let whole = self
@@ -311,6 +369,7 @@ mod tests {
             Input::Step(30),
             Input::Exec("kill -9 102".into()),
             Input::Step(25),
+            Input::Exec("run 1s".into()),
             Input::RunFor(2_500),
         ] {
             r.apply(&mut c, i).unwrap();
@@ -333,9 +392,28 @@ mod tests {
             }
         }
         assert_eq!(now, seen[3].0);
+        // The same one event at a time in place (no checkpoint restored while the next input
+        // only runs events), across the kill again.
+        let mut inplace = r.rewind_to_events(seen[0].0 - 5).unwrap();
+        while events(&inplace) < seen[4].0 {
+            assert!(r.forward_one(&mut inplace).unwrap());
+            let now = events(&inplace);
+            if let Some((_, fp)) = seen.iter().rev().find(|(e, _)| *e == now) {
+                assert!(&fingerprint(&inplace) == fp, "in place to {now}");
+            }
+            // Each state is the one a rewind to that count gives.
+            let replayed = r.clone().rewind_to_events(now).unwrap();
+            assert!(
+                fingerprint(&replayed) == fingerprint(&inplace),
+                "in place and replayed differ at {now}"
+            );
+        }
+        let mut check = r.clone();
+        let replayed = check.rewind_to_events(events(&inplace)).unwrap();
+        assert!(fingerprint(&replayed) == fingerprint(&inplace));
         // Forward to the end: the last state, and nothing left to redo.
         let last = r.rewind_to_events(u64::MAX).unwrap();
-        assert!(fingerprint(&last) == seen[4].1, "forward to the end");
+        assert!(fingerprint(&last) == seen[5].1, "forward to the end");
         assert_eq!(r.redo_end_events(), None);
         // Back again, then a new input: the rewound part is forgotten.
         let mut mid = r.rewind_to_events(before_kill).unwrap();
