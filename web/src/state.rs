@@ -17,8 +17,9 @@ use crate::share::{self, NEXT_STEP_LINE};
 pub const FRAME_WALL_MS: u32 = 50;
 /// Virtual milliseconds run per frame unless the user picks another speed.
 pub const DEFAULT_SIM_MS_PER_FRAME: u64 = 50;
-/// The speeds offered in the speed menu, as virtual milliseconds per frame.
-pub const SIM_MS_PER_FRAME_CHOICES: [u64; 7] = [1, 5, 10, 25, 50, 100, 250];
+/// The speeds offered in the speed menu, as virtual milliseconds per frame: a log scale
+/// (1-2.5-5 steps) from 1/50 of real time to 20 times it.
+pub const SIM_MS_PER_FRAME_CHOICES: [u64; 10] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000];
 /// Seed used when the page URL has no `?seed=N`.
 pub const DEFAULT_SEED: u64 = 42;
 /// The controllers (voters of the metadata quorum) of the default cluster.

@@ -2,7 +2,7 @@
 //! heartbeated, for the session timeout. Not replicated: a new active controller starts every
 //! unfenced broker's session afresh.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// One broker's heartbeat state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,11 +20,24 @@ pub struct BrokerHeartbeatState {
 pub struct BrokerHeartbeatManager {
     /// The brokers.
     pub brokers: BTreeMap<i32, BrokerHeartbeatState>,
+    /// The last [`RECENT_CONTACTS`] contact times of each broker, oldest first (for the
+    /// page's heartbeat timeline; Kafka keeps only the last).
+    pub recent: BTreeMap<i32, VecDeque<u64>>,
 }
+
+/// How many contact times per broker [`BrokerHeartbeatManager::recent`] keeps.
+pub const RECENT_CONTACTS: usize = 8;
 
 impl BrokerHeartbeatManager {
     /// `touch`: a heartbeat (or a registration) arrived.
     pub fn touch(&mut self, broker_id: i32, fenced: bool, metadata_offset: i64, now_ms: u64) {
+        let recent = self.recent.entry(broker_id).or_default();
+        if recent.back() != Some(&now_ms) {
+            recent.push_back(now_ms);
+        }
+        while recent.len() > RECENT_CONTACTS {
+            recent.pop_front();
+        }
         self.brokers.insert(
             broker_id,
             BrokerHeartbeatState {
@@ -66,5 +79,17 @@ mod tests {
         assert_eq!(h.find_one_stale_broker(9_000, 9_000), Some(1));
         h.fence(1);
         assert_eq!(h.find_one_stale_broker(14_000, 9_000), Some(2));
+    }
+
+    #[test]
+    fn the_last_few_contacts_are_kept_oldest_first() {
+        let mut h = BrokerHeartbeatManager::default();
+        for t in 0..12u64 {
+            h.touch(1, false, 10, t * 2_000);
+        }
+        h.touch(1, false, 10, 22_000);
+        let kept: Vec<u64> = h.recent[&1].iter().copied().collect();
+        assert_eq!(kept, (4..12u64).map(|t| t * 2_000).collect::<Vec<_>>());
+        assert_eq!(kept.len(), RECENT_CONTACTS);
     }
 }

@@ -1625,6 +1625,13 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .map(|(id, h)| (*id, now_ms.saturating_sub(h.last_contact_ms)))
             .collect(),
         session_timeout_ms: c.session_timeout_ms(),
+        heartbeats: c
+            .heartbeats
+            .recent
+            .iter()
+            .filter(|_| c.is_active())
+            .map(|(id, times)| (*id, times.iter().copied().collect()))
+            .collect(),
     }
 }
 

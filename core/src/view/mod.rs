@@ -187,6 +187,9 @@ pub struct ControllerView {
     pub sessions: Vec<(i32, u64)>,
     /// broker.session.timeout.ms: a session without a heartbeat for this long is fenced.
     pub session_timeout_ms: u64,
+    /// On the active controller, each broker's last few heartbeat arrival times (virtual ms,
+    /// oldest first).
+    pub heartbeats: Vec<(i32, Vec<u64>)>,
 }
 
 /// One snapshot tier of topicsByName: its epoch and the saved (name, old value) pairs; `None`

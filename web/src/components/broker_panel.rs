@@ -130,10 +130,15 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
         }
         None => html! { <span class="empty">{"no session"}</span> },
     };
+    let timeline = active.and_then(|c| {
+        let times = &c.heartbeats.iter().find(|(bid, _)| *bid == id)?.1;
+        Some(heartbeat_timeline(id, times, now_ms, c.session_timeout_ms))
+    });
     let last_sent = b
         .and_then(|b| b.last_heartbeat_ms)
         .map(|t| format!("sent {:.1} s ago", now_ms.saturating_sub(t) as f64 / 1000.0));
     html! {
+        <>
         <tr data-broker-id={id.to_string()} data-state={state.clone()} data-process={node.process.clone()}
             data-fenced-controller={fenced_by_controller.map(|f| f.to_string()).unwrap_or_default()}
             data-fenced-broker={b.map(|b| b.fenced.to_string()).unwrap_or_default()}
@@ -150,6 +155,56 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
                 }
             </td>
         </tr>
+        if let Some(timeline) = timeline {
+            <tr class="hb-row"><td colspan="6">{ timeline }</td></tr>
+        }
+        </>
+    }
+}
+
+/// Width of the heartbeat timeline in its own units.
+const TIMELINE_W: f64 = 360.0;
+
+/// Where virtual time `t` falls on a timeline spanning `timeout_ms` before `now_ms` to
+/// `timeout_ms` after it, in [0, TIMELINE_W].
+pub fn timeline_x(t: u64, now_ms: u64, timeout_ms: u64) -> f64 {
+    let span = 2.0 * timeout_ms.max(1) as f64;
+    let from = now_ms as f64 - timeout_ms as f64;
+    ((t as f64 - from) / span * TIMELINE_W).clamp(0.0, TIMELINE_W)
+}
+
+/// A broker's heartbeats as the active controller received them, against its session: the
+/// strip spans one session timeout back and one ahead of now; a tick per heartbeat, the
+/// session from the last one to its deadline (fenced there unless another arrives) and now.
+fn heartbeat_timeline(id: i32, times: &[u64], now_ms: u64, timeout_ms: u64) -> Html {
+    let x = |t: u64| format!("{:.1}", timeline_x(t, now_ms, timeout_ms));
+    let shown: Vec<u64> = times
+        .iter()
+        .copied()
+        .filter(|&t| t + timeout_ms >= now_ms)
+        .collect();
+    let last = times.last().copied();
+    let deadline = last.map(|t| t + timeout_ms);
+    let title = match deadline {
+        Some(d) if d > now_ms => format!("heartbeats of broker {id}; its session ends at {d} ms unless another arrives ({} ms from now)", d - now_ms),
+        Some(d) => format!("heartbeats of broker {id}; its session ended at {d} ms"),
+        None => format!("no heartbeat of broker {id} yet"),
+    };
+    html! {
+        <svg class="hb-timeline" viewBox={format!("0 0 {TIMELINE_W} 26")} preserveAspectRatio="none"
+             data-broker-id={id.to_string()} data-ticks={shown.len().to_string()}
+             data-deadline-ms={deadline.map(|d| d.to_string()).unwrap_or_default()} role="img">
+            <title>{ title }</title>
+            if let (Some(l), Some(d)) = (last, deadline) {
+                <rect class="hb-session" x={x(l)} y="6" height="14"
+                      width={format!("{:.1}", (timeline_x(d, now_ms, timeout_ms) - timeline_x(l, now_ms, timeout_ms)).max(0.0))} />
+                <line class="hb-deadline" x1={x(d)} x2={x(d)} y1="1" y2="25" />
+            }
+            { for shown.iter().map(|&t| html! {
+                <line class="hb-tick" data-ms={t.to_string()} x1={x(t)} x2={x(t)} y1="3" y2="23" />
+            }) }
+            <line class="hb-now" x1={x(now_ms)} x2={x(now_ms)} y1="0" y2="26" />
+        </svg>
     }
 }
 
@@ -163,6 +218,10 @@ mod tests {
         assert_eq!(session_left(4500, 9000), 0.5);
         assert_eq!(session_left(20_000, 9000), 0.0);
         assert_eq!(session_left(3000, 6000), 0.5);
+        assert_eq!(timeline_x(20_000, 20_000, 9_000), TIMELINE_W / 2.0);
+        assert_eq!(timeline_x(11_000, 20_000, 9_000), 0.0);
+        assert_eq!(timeline_x(29_000, 20_000, 9_000), TIMELINE_W);
+        assert_eq!(timeline_x(0, 20_000, 9_000), 0.0);
         assert_eq!(state_class("RUNNING"), "state-running");
         assert_eq!(
             state_class("PENDING_CONTROLLED_SHUTDOWN"),

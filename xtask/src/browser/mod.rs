@@ -343,7 +343,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if leader.is_some() {
         t.check(
-            "the broker panel shows brokers 1, 2, 3 RUNNING and unfenced",
+            "the broker panel shows brokers 1, 2, 3 RUNNING and unfenced, their heartbeats (2 s apart once running) on a timeline against the 9 s session",
             brokers_running(c),
         )
         .await;
@@ -363,6 +363,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
         if t.ok() {
             screenshot(c, &artifacts.join("panels.png")).await;
+            element_screenshot(c, "#broker-panel", &artifacts.join("broker-panel.png")).await;
         }
     }
     if let (true, Some((active_id, _))) = (t.ok(), leader) {
@@ -1218,9 +1219,14 @@ async fn controller_panel_shows_active(c: &Client) -> Result<(i32, i32)> {
 async fn brokers_running(c: &Client) -> Result<()> {
     let v = c
         .execute(
-            "return Array.from(document.querySelectorAll('#broker-panel tr[data-broker-id]')).map(r => ({
-                id: r.dataset.brokerId, state: r.dataset.state,
-                fenced: r.dataset.fencedController, since: r.dataset.sinceHeartbeat }));",
+            "const now = Number(document.getElementById('virtual-time').dataset.ms);
+             return Array.from(document.querySelectorAll('#broker-panel tr[data-broker-id]')).map(r => {
+                const tl = document.querySelector(`#broker-panel .hb-timeline[data-broker-id='${r.dataset.brokerId}']`);
+                const ticks = tl ? Array.from(tl.querySelectorAll('.hb-tick')).map(t => Number(t.dataset.ms)) : [];
+                return { id: r.dataset.brokerId, state: r.dataset.state,
+                         fenced: r.dataset.fencedController, since: r.dataset.sinceHeartbeat,
+                         ticks: ticks, deadline: tl ? Number(tl.dataset.deadlineMs) : -1, now: now };
+             });",
             vec![],
         )
         .await?;
@@ -1243,6 +1249,29 @@ async fn brokers_running(c: &Client) -> Result<()> {
             .map_err(|_| format!("broker row {r} has no session"))?;
         if since >= 9000 {
             return Err(format!("broker row {r}: session older than 9 s").into());
+        }
+        // The heartbeat timeline: the last `since` ms ago and, running, 2 s after the one
+        // before (starting up, a broker also heartbeats at once after registering and after
+        // catching up); the session's deadline 9 s after the last.
+        let ticks: Vec<u64> = r["ticks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_u64)
+            .collect();
+        let (now, deadline) = (r["now"].as_u64(), r["deadline"].as_u64());
+        let last = ticks.last().copied();
+        let spaced = ticks.windows(2).all(|w| w[0] < w[1])
+            && ticks
+                .windows(2)
+                .last()
+                .is_some_and(|w| (1_900..=2_100).contains(&(w[1] - w[0])));
+        if ticks.len() < 2
+            || !spaced
+            || last.zip(now).map(|(l, n)| n - l) != Some(since)
+            || last.map(|l| l + 9_000) != deadline
+        {
+            return Err(format!("broker row {r}: the heartbeat timeline is wrong").into());
         }
     }
     Ok(())
