@@ -37,6 +37,20 @@ pub struct Chrome {
     pub raft_states: &'static str,
     /// After the MetadataImage heading.
     pub image_sub: &'static str,
+    /// The button that ends every network partition.
+    pub heal: &'static str,
+    /// The TimelineHashMap panel: the map now.
+    pub tl_now: &'static str,
+    /// The TimelineHashMap panel: the snapshot chips.
+    pub tl_snapshots: &'static str,
+    /// The TimelineHashMap panel: before the snapshot the map is read as of.
+    pub tl_as_of: &'static str,
+    /// The TimelineHashMap panel: the saved values.
+    pub tl_tiers: &'static str,
+    /// The TimelineHashMap panel: when no tier saved anything.
+    pub tl_nothing_saved: &'static str,
+    /// The TimelineHashMap panel: the snapshots a revert dropped.
+    pub tl_dropped: &'static str,
 }
 
 /// The chrome for `lang`.
@@ -56,6 +70,13 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         brokers: "브로커",
         raft_states: "Raft 상태: 노드",
         image_sub: " · kafka-metadata-shell 이 보여 주는 모습",
+        heal: "네트워크 복구",
+        tl_now: "현재",
+        tl_snapshots: "스냅숏 — 누르면 그 시점의 맵을 읽습니다",
+        tl_as_of: "시점: ",
+        tl_tiers: "스냅숏 티어마다 저장된 옛 값",
+        tl_nothing_saved: "(저장된 값 없음)",
+        tl_dropped: "지운 스냅숏",
     };
     const EN: Chrome = Chrome {
         back: "◀ Back",
@@ -72,6 +93,13 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         brokers: "brokers",
         raft_states: "Raft states of node",
         image_sub: " · as kafka-metadata-shell shows it",
+        heal: "heal network",
+        tl_now: "now",
+        tl_snapshots: "snapshots — click one to read the map as of it",
+        tl_as_of: "as of ",
+        tl_tiers: "saved values per snapshot tier",
+        tl_nothing_saved: "(nothing saved)",
+        tl_dropped: "dropped snapshots",
     };
     match lang {
         Lang::Ko => &KO,
@@ -95,5 +123,14 @@ mod tests {
         assert_ne!(ko, en);
         assert_eq!(en.play, "▶ Play");
         assert!(ko.play.contains('재'));
+        for (k, e) in [
+            (ko.heal, en.heal),
+            (ko.tl_now, en.tl_now),
+            (ko.tl_snapshots, en.tl_snapshots),
+            (ko.tl_tiers, en.tl_tiers),
+            (ko.events_ahead, en.events_ahead),
+        ] {
+            assert_ne!(k, e);
+        }
     }
 }

@@ -327,6 +327,7 @@ fn node_menu(
     node: &NodeView,
     on_action: &Callback<Action>,
     on_close: Callback<()>,
+    heal_label: &'static str,
 ) -> Html {
     let id = node.id;
     // The ring's centre, in % of the drawing (see `layout`).
@@ -360,7 +361,7 @@ fn node_menu(
             <p class="node-menu-buttons">
                 { process_buttons(node, isolate_command(view, id), on_action, "menu") }
                 <button id={format!("menu-heal-{id}")} class="proc heal" onclick={heal}
-                        title="heal: end every network partition">{"heal network"}</button>
+                        title="heal: end every network partition">{ heal_label }</button>
             </p>
         </div>
     }
@@ -371,6 +372,7 @@ fn node_menu(
 pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
     let view = &props.view;
     let pos = layout(&view.nodes);
+    let t = crate::chrome::use_chrome();
     // The node whose menu is open.
     let menu = use_state(|| None::<i32>);
     let on_open = {
@@ -411,7 +413,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 </g>
             </svg>
             if let Some(node) = open {
-                { node_menu(view, node, &props.on_action, on_close.clone()) }
+                { node_menu(view, node, &props.on_action, on_close.clone(), t.heal) }
             }
           </div>
             <p class="legend">

@@ -124,6 +124,7 @@ pub fn isolate_command(view: &ClusterView, id: i32) -> Option<String> {
 #[component]
 pub fn ProcessTable(props: &ProcessTableProps) -> Html {
     let view = &props.view;
+    let t = crate::chrome::use_chrome();
     let heal = props
         .on_action
         .reform(|_: MouseEvent| Action::Exec("heal".into()));
@@ -131,7 +132,7 @@ pub fn ProcessTable(props: &ProcessTableProps) -> Html {
         <section class="panel process-panel" aria-label="process control">
                 <p class="network-buttons">
                     <button id="btn-heal" class="proc heal" onclick={heal}
-                            title="heal: end every network partition">{"heal network"}</button>
+                            title="heal: end every network partition">{ t.heal }</button>
                 </p>
                 <table class="processes" id="processes">
                     <thead><tr><th>{"node"}</th><th>{"roles"}</th><th>{"process"}</th><th>{"state"}</th><th>{"epoch"}</th><th>{"leader"}</th><th>{"voted"}</th><th>{"next timer"}</th><th>{"process control"}</th></tr></thead>

@@ -47,12 +47,13 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
         Callback::from(move |_: MouseEvent| picked.set(choice))
     };
     let committed = |e: i64| t.stable_offset.is_some_and(|s| e <= s);
+    let c = crate::chrome::use_chrome();
     html! {
         <div class="timeline-map" id={format!("{p}-timeline")} data-snapshots={t.snapshots.len().to_string()}
              data-as-of={as_of.map(|(e, _)| e.to_string()).unwrap_or_default()}>
-            <h3>{"now"}</h3>
+            <h3>{ c.tl_now }</h3>
             { entries_table(format!("{p}-current"), &t.current, "(empty)") }
-            <h3>{"snapshots — click one to read the map as of it"}</h3>
+            <h3>{ c.tl_snapshots }</h3>
             <div class="chips snapshot-picker" id={format!("{p}-snapshots")}>
                 if t.snapshots.is_empty() {
                     <span class="empty">{"(none)"}</span>
@@ -69,13 +70,13 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
             </div>
             if let Some((e, rows)) = as_of {
                 <div class="as-of" id={format!("{p}-as-of")} data-epoch={e.to_string()}>
-                    <h3>{ format!("as of {e}") }</h3>
+                    <h3>{ format!("{}{e}", c.tl_as_of) }</h3>
                     { entries_table(format!("{p}-as-of-table"), rows, "(empty)") }
                 </div>
             }
-            <h3>{"saved values per snapshot tier"}</h3>
+            <h3>{ c.tl_tiers }</h3>
             if t.tiers.is_empty() {
-                <p class="empty">{"(nothing saved)"}</p>
+                <p class="empty">{ c.tl_nothing_saved }</p>
             }
             { for t.tiers.iter().map(|(epoch, saved)| html! {
                 <div class="topic-tier" data-epoch={epoch.to_string()}>
@@ -97,10 +98,8 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
             if let Some(r) = &t.last_revert {
                 <p class="last-revert" id={format!("{p}-last-revert")} data-to={r.to.to_string()}
                    data-dropped={r.dropped.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(",")}>
-                    { format!("last revertToSnapshot({}): {}", r.to,
-                              if r.dropped.is_empty() { "no later snapshot to drop".to_string() }
-                              else { format!("dropped snapshot{} {}", if r.dropped.len() == 1 { "" } else { "s" },
-                                             r.dropped.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }) }
+                    { format!("revertToSnapshot({}) · {}: [{}]", r.to, c.tl_dropped,
+                              r.dropped.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }
                 </p>
             }
         </div>
