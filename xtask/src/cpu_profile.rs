@@ -115,7 +115,7 @@ pub async fn stop_and_print(c: &Client, top: usize) -> Result<()> {
     print("total time", &total_us);
     let ours: BTreeMap<&str, f64> = total_us
         .iter()
-        .filter(|(f, _)| f.starts_with("kraft_"))
+        .filter(|(f, _)| f.contains("kraft_web::") || f.contains("kraft_core::"))
         .map(|(f, t)| (*f, *t))
         .collect();
     print("total time in the page's and the engine's functions", &ours);
