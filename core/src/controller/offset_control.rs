@@ -56,17 +56,19 @@ impl OffsetControlManager {
         Ok(())
     }
 
-    /// `deactivate`: revert every timeline object to the last stable offset.
-    pub fn deactivate(&mut self, objects: &mut [&mut dyn Revertable]) -> Result<(), String> {
+    /// `deactivate`: revert every timeline object to the last stable offset. Gives the
+    /// snapshot epochs the revert deleted.
+    pub fn deactivate(&mut self, objects: &mut [&mut dyn Revertable]) -> Result<Vec<i64>, String> {
         if !self.active() {
             return Err("Can't deactivate inactive OffsetControlManager.".into());
         }
-        self.snapshot_registry
+        let dropped = self
+            .snapshot_registry
             .revert_to_snapshot(self.last_stable_offset, objects)
             .map_err(|e| e.to_string())?;
         self.transaction_start_offset = -1;
         self.next_write_offset = -1;
-        Ok(())
+        Ok(dropped)
     }
 
     /// `handleScheduleAppend(lastOffset)`: records up to `last_offset` were replayed in memory;

@@ -1184,15 +1184,7 @@ impl QuorumController {
             ),
         );
         let to = self.offset_control.last_stable_offset;
-        let dropped: Vec<i64> = self
-            .offset_control
-            .snapshot_registry
-            .epochs()
-            .iter()
-            .copied()
-            .filter(|&e| e > to)
-            .collect();
-        self.offset_control.deactivate(&mut [&mut self.state])?;
+        let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
         self.last_revert = Some(RevertView { to, dropped });
         self.cur_claim_epoch = None;
         for w in self.purgatory.fail_all() {

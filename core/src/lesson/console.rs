@@ -602,12 +602,6 @@ impl Console {
             Some("revert") => {
                 let n = num(args.get(1))?;
                 let dropped = registry
-                    .epochs()
-                    .iter()
-                    .copied()
-                    .filter(|&e| e > n)
-                    .collect();
-                registry
                     .revert_to_snapshot(n, &mut [map])
                     .map_err(|e| e.to_string())?;
                 self.timeline_last_revert = Some(RevertView { to: n, dropped });

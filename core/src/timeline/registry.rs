@@ -140,18 +140,18 @@ impl SnapshotRegistry {
     }
 
     /// Reverts `objects` to their state at snapshot `epoch` and deletes every later snapshot;
-    /// `epoch` itself stays. Errors, changing nothing, if there is no such snapshot.
+    /// `epoch` itself stays. Gives the epochs deleted, oldest first. Errors, changing nothing,
+    /// if there is no such snapshot.
     pub fn revert_to_snapshot(
         &mut self,
         epoch: i64,
         objects: &mut [&mut dyn Revertable],
-    ) -> Result<(), TimelineError> {
+    ) -> Result<Vec<i64>, TimelineError> {
         let index = self.index_of(epoch)?;
         for object in objects.iter_mut() {
             object.revert_to_snapshot(epoch);
         }
-        self.epochs.truncate(index + 1);
-        Ok(())
+        Ok(self.epochs.split_off(index + 1))
     }
 
     /// Deletes snapshot `epoch`, merging the objects' saved values into the previous snapshot.
@@ -235,9 +235,9 @@ mod tests {
         r.delete_snapshot(4, &mut []).unwrap();
         assert_eq!(r.epochs_list(), vec![3, 5]);
         r.idempotent_create_snapshot(9).unwrap();
-        r.revert_to_snapshot(5, &mut []).unwrap();
+        assert_eq!(r.revert_to_snapshot(5, &mut []).unwrap(), vec![9]);
         assert_eq!(r.epochs_list(), vec![3, 5]);
-        r.revert_to_snapshot(3, &mut []).unwrap();
+        assert_eq!(r.revert_to_snapshot(3, &mut []).unwrap(), vec![5]);
         assert_eq!(r.epochs_list(), vec![3]);
         // After a revert, new snapshots may reuse epochs above the target.
         r.idempotent_create_snapshot(4).unwrap();

@@ -123,11 +123,9 @@ mod tests {
                 (11, vec![("orders".to_string(), Some("id-A".to_string()))]),
             ]
         );
-        r.revert_to_snapshot(11, &mut [&mut m]).unwrap();
-        let revert = RevertView {
-            to: 11,
-            dropped: vec![12],
-        };
+        let dropped = r.revert_to_snapshot(11, &mut [&mut m]).unwrap();
+        assert_eq!(dropped, [12]);
+        let revert = RevertView { to: 11, dropped };
         let v = TimelineView::of("topicsByName", &r, &m, None, Some(revert.clone()));
         assert_eq!(v.current, [kv("orders", "id-A"), kv("payments", "id-B")]);
         // Snapshots before 11 stay; only the later ones go.
