@@ -89,10 +89,7 @@ fn default_node(view: &ClusterView) -> i32 {
 /// The lesson keys: Right arrow / Space = next step, Left arrow = previous step, Home = restart.
 /// Keys typed into a text field or a menu are theirs, not the lesson's.
 fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
-    if e.ctrl_key() || e.alt_key() || e.meta_key() {
-        return None;
-    }
-    if typed_into_field(e) {
+    if !page_key(e) {
         return None;
     }
     match e.key().as_str() {
@@ -106,7 +103,7 @@ fn lesson_key(e: &KeyboardEvent) -> Option<Action> {
 /// The free-play keys: Right arrow = step one event (after a rewind: forward again), Left
 /// arrow = back one event, Space = play / pause, `t` = one frame of virtual time.
 fn free_play_key(e: &KeyboardEvent, playing: bool) -> Option<Action> {
-    if e.ctrl_key() || e.alt_key() || e.meta_key() || typed_into_field(e) {
+    if !page_key(e) {
         return None;
     }
     match e.key().as_str() {
@@ -116,6 +113,11 @@ fn free_play_key(e: &KeyboardEvent, playing: bool) -> Option<Action> {
         "t" if !playing => Some(Action::StepTick),
         _ => None,
     }
+}
+
+/// Whether a key is the page's: no Ctrl/Alt/Meta chord, not typed into a field or a menu.
+fn page_key(e: &KeyboardEvent) -> bool {
+    !(e.ctrl_key() || e.alt_key() || e.meta_key() || typed_into_field(e))
 }
 
 /// Whether a key event was typed into a text field or a menu (those keys are theirs).

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, MessageView, NodeView, RaftTimerView, RECENT_MESSAGE_MS};
 use yew::prelude::*;
 
-use super::controls::{isolate_command, process_buttons};
+use super::broker_panel::active_controller;
+use super::controls::{heal_button, isolate_command, process_buttons};
 use super::role_class;
 use crate::state::Action;
 
@@ -212,17 +213,6 @@ fn draw_session(id: i32, (x, y): (f64, f64), since_ms: u64, timeout_ms: u64) -> 
     }
 }
 
-/// The sessions the active controller holds: (broker id, ms since its heartbeat), and the
-/// session timeout; none without an active controller.
-fn sessions(view: &ClusterView) -> (Vec<(i32, u64)>, u64) {
-    view.nodes
-        .iter()
-        .filter_map(|n| n.controller.as_ref().filter(|c| c.active))
-        .map(|c| (c.sessions.clone(), c.session_timeout_ms))
-        .next()
-        .unwrap_or_default()
-}
-
 /// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
 fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: bool) -> Html {
     let Some(t) = node
@@ -336,7 +326,6 @@ fn node_menu(
         50.0,
         CENTER_Y / HEIGHT * 100.0
     );
-    let heal = on_action.reform(|_: MouseEvent| Action::Exec("heal".into()));
     let close = on_close.reform(|_: MouseEvent| ());
     let onkeydown = Callback::from(move |e: KeyboardEvent| {
         if e.key() == "Escape" {
@@ -360,8 +349,7 @@ fn node_menu(
             <p class="node-menu-state">{ format!("{} · {state} · epoch {}", node.roles, node.epoch) }</p>
             <p class="node-menu-buttons">
                 { process_buttons(node, isolate_command(view, id), on_action, "menu") }
-                <button id={format!("menu-heal-{id}")} class="proc heal" onclick={heal}
-                        title="heal: end every network partition">{ heal_label }</button>
+                { heal_button(format!("menu-heal-{id}"), heal_label, on_action) }
             </p>
         </div>
     }
@@ -388,7 +376,8 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         Callback::from(move |()| menu.set(None))
     };
     let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
-    let (session_list, session_timeout) = sessions(view);
+    // The sessions the active controller holds (none without one).
+    let active = active_controller(view).map(|(_, c)| c);
     html! {
         <section class="panel cluster" aria-label="cluster">
           <div class="cluster-stage">
@@ -406,7 +395,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                 </g>
                 <g class="timers" id="timers">
                     { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
-                    { for session_list.iter().filter_map(|(id, since)| pos.get(id).map(|p| draw_session(*id, *p, *since, session_timeout))) }
+                    { for active.into_iter().flat_map(|c| c.sessions.iter().filter_map(|(id, since)| pos.get(id).map(|p| draw_session(*id, *p, *since, c.session_timeout_ms)))) }
                 </g>
                 <g class="nodes">
                     { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open, &on_close)) }

@@ -125,14 +125,10 @@ pub fn isolate_command(view: &ClusterView, id: i32) -> Option<String> {
 pub fn ProcessTable(props: &ProcessTableProps) -> Html {
     let view = &props.view;
     let t = crate::chrome::use_chrome();
-    let heal = props
-        .on_action
-        .reform(|_: MouseEvent| Action::Exec("heal".into()));
     html! {
         <section class="panel process-panel" aria-label="process control">
                 <p class="network-buttons">
-                    <button id="btn-heal" class="proc heal" onclick={heal}
-                            title="heal: end every network partition">{ t.heal }</button>
+                    { heal_button("btn-heal".into(), t.heal, &props.on_action) }
                 </p>
                 <table class="processes" id="processes">
                     <thead><tr><th>{"node"}</th><th>{"roles"}</th><th>{"process"}</th><th>{"state"}</th><th>{"epoch"}</th><th>{"leader"}</th><th>{"voted"}</th><th>{"next timer"}</th><th>{"process control"}</th></tr></thead>
@@ -141,6 +137,15 @@ pub fn ProcessTable(props: &ProcessTableProps) -> Html {
                     </tbody>
                 </table>
         </section>
+    }
+}
+
+/// The `heal` button (the console's `heal`: end every network partition), with id `id`.
+pub fn heal_button(id: String, label: &'static str, on_action: &Callback<Action>) -> Html {
+    let heal = on_action.reform(|_: MouseEvent| Action::Exec("heal".into()));
+    html! {
+        <button id={id} class="proc heal" onclick={heal}
+                title="heal: end every network partition">{ label }</button>
     }
 }
 

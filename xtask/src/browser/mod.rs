@@ -758,19 +758,9 @@ async fn step_runs_one_event(c: &Client) -> Result<()> {
     }
 }
 
-/// Steps three events, then Back: the events count and the node log rows are those of the
-/// state two steps in (a checkpoint and a deterministic replay in the engine).
+/// Steps three events, then Back: the events count, the node log rows and the drawing's nodes
+/// are those of the state two steps in (a checkpoint and a deterministic replay in the engine).
 async fn step_back_rewinds(c: &Client) -> Result<()> {
-    let snapshot = || async {
-        let rows: Vec<String> = {
-            let mut out = Vec::new();
-            for el in c.find_all(Locator::Css(".node-log")).await? {
-                out.push(el.text().await?);
-            }
-            out
-        };
-        Ok::<_, crate::Error>((events_run(c).await?, rows))
-    };
     let mut states = Vec::new();
     for _ in 0..3 {
         let before = events_run(c).await?;
@@ -779,7 +769,7 @@ async fn step_back_rewinds(c: &Client) -> Result<()> {
             Ok((events_run(c).await? != before).then_some(()))
         })
         .await?;
-        states.push(snapshot().await?);
+        states.push(free_play_seen(c).await?);
     }
     click(c, "#btn-step-back").await?;
     let want = states[1].0;
@@ -787,7 +777,7 @@ async fn step_back_rewinds(c: &Client) -> Result<()> {
         Ok((events_run(c).await? == want).then_some(()))
     })
     .await?;
-    let now = snapshot().await?;
+    let now = free_play_seen(c).await?;
     if now != states[1] {
         return Err(format!(
             "after Back the page shows {:?}, two steps in it showed {:?}",
@@ -1035,10 +1025,10 @@ async fn menu_shows(c: &Client, id: i32, process: &str) -> Result<()> {
     .await
 }
 
-/// Waits until `what` has closed the node menu.
-async fn menu_closed(c: &Client, what: &str) -> Result<()> {
-    wait_until(&format!("{what} to close the node menu"), || async {
-        Ok(c.find_all(Locator::Css("#node-menu"))
+/// Waits until `what` has removed every element matching `css` (a menu, an overlay).
+async fn wait_gone(c: &Client, css: &str, what: &str) -> Result<()> {
+    wait_until(&format!("{what} to close {css}"), || async {
+        Ok(c.find_all(Locator::Css(css))
             .await?
             .is_empty()
             .then_some(()))
@@ -1095,11 +1085,11 @@ async fn node_menu(c: &Client, shot: &Path) -> Result<()> {
         .await?
         .send_keys(&Key::Escape.to_string())
         .await?;
-    menu_closed(c, "Escape").await?;
+    wait_gone(c, "#node-menu", "Escape").await?;
     click(c, &format!("#node-{id}")).await?;
     menu_shows(c, id, "running").await?;
     click(c, &format!("#node-{id}")).await?;
-    menu_closed(c, "a second click").await?;
+    wait_gone(c, "#node-menu", "a second click").await?;
     let (new_leader, _) = leader_of(&nodes(c).await?).ok_or("no leader after the node menu")?;
     if new_leader != leader {
         return Err(format!("the leader moved from {leader} to {new_leader}").into());
@@ -1576,23 +1566,11 @@ async fn keyboard_help(c: &Client, shot: &Path) -> Result<()> {
     }
     screenshot(c, shot).await;
     press(c, Key::Escape).await?;
-    wait_until("Escape to close #help-overlay", || async {
-        Ok(c.find_all(Locator::Css("#help-overlay"))
-            .await?
-            .is_empty()
-            .then_some(()))
-    })
-    .await?;
+    wait_gone(c, "#help-overlay", "Escape").await?;
     // The close button also closes it.
     click(c, "#btn-help").await?;
     click(c, "#help-close").await?;
-    wait_until("the close button to close #help-overlay", || async {
-        Ok(c.find_all(Locator::Css("#help-overlay"))
-            .await?
-            .is_empty()
-            .then_some(()))
-    })
-    .await?;
+    wait_gone(c, "#help-overlay", "the close button").await?;
     no_errors(c).await
 }
 
