@@ -1,6 +1,7 @@
 //! Every lesson in lessons/ runs and prints exactly what the file expects (`kraft check`).
 
-use kraft_core::lesson::{runner, Lesson};
+use kraft_core::lesson::wait::PlayedWait;
+use kraft_core::lesson::{runner, Begun, Console, Lesson};
 
 fn lessons() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons");
@@ -202,4 +203,140 @@ fn lesson_04_is_the_articles_example_4() {
             "PARTITION_CHANGE_RECORD [1,2,3]"
         ]
     );
+}
+
+/// The page's frame: 60 frames a wall second.
+const FRAME_WALL_MS: f64 = 1000.0 / 60.0;
+
+/// Runs `lesson` as the page plays it: every wait step (`sleep`, `run`) frame by frame with
+/// adaptive time, every other step at once. Calls `each_frame` after every frame of a wait with
+/// the step's index. Gives each step's output.
+fn played(lesson: &Lesson, mut each_frame: impl FnMut(usize, &Console)) -> Vec<Option<String>> {
+    let mut console = Console::new();
+    let mut outputs = Vec::new();
+    for (k, s) in lesson.steps.iter().enumerate() {
+        if s.command.is_empty() {
+            outputs.push(None);
+            continue;
+        }
+        let out = match console.begin(&s.command) {
+            Begun::Done(r) => r,
+            Begun::Wait(wait) => {
+                let world = console.world.as_ref().unwrap();
+                let mut play = PlayedWait::new(wait, world);
+                let mut frames = 0u64;
+                loop {
+                    let done = play.frame(console.world.as_mut().unwrap(), FRAME_WALL_MS);
+                    frames += 1;
+                    each_frame(k, &console);
+                    if let Some(r) = done {
+                        break r;
+                    }
+                    assert!(
+                        frames < 60 * 120,
+                        "{}:{} plays for over 2 minutes",
+                        lesson.name,
+                        s.line
+                    );
+                }
+            }
+        };
+        outputs.push(Some(out.unwrap_or_else(|e| format!("error: {e}"))));
+    }
+    outputs
+}
+
+/// Playing a lesson's waits frame by frame with adaptive time (as the page does) prints the same
+/// outputs as running them at once (`kraft check`), and leaves the same world.
+#[test]
+fn every_lesson_played_with_adaptive_time_prints_its_pinned_outputs() {
+    for (name, text) in lessons() {
+        let lesson = Lesson::parse(&name, &text).unwrap();
+        let at_once = checked(&lesson);
+        let played = played(&lesson, |_, _| {});
+        assert_eq!(played, at_once, "{name}");
+    }
+    // The same world, not only the same outputs: the final views are equal.
+    let l = lesson("02-election");
+    let mut at_once = Console::new();
+    for s in &l.steps {
+        runner::step_output(&mut at_once, &s.command);
+    }
+    let mut last = None;
+    played(&l, |_, c| last = Some(c.world.as_ref().unwrap().view()));
+    let mut paced = Console::new();
+    for s in &l.steps {
+        if let Begun::Wait(w) = paced.begin(&s.command) {
+            let world = paced.world.as_mut().unwrap();
+            let mut play = PlayedWait::new(w, world);
+            while play.frame(world, FRAME_WALL_MS).is_none() {}
+        }
+    }
+    assert_eq!(
+        paced.world.as_ref().unwrap().view(),
+        at_once.world.as_ref().unwrap().view()
+    );
+}
+
+/// Lesson 02's kill step (`sleep 15s`) played with adaptive time is a 10-20 s story in which the
+/// room sees 102 go Prospective, Candidate and Leader and 103 go Prospective, Unattached (with
+/// its vote for 102) and Follower, each for at least a quarter of a second.
+#[test]
+fn lesson_02s_election_plays_as_a_story_the_room_can_follow() {
+    let l = lesson("02-election");
+    let kill = l
+        .steps
+        .iter()
+        .position(|s| s.command == "kill -9 101")
+        .expect("the kill step");
+    let wait = kill + 1;
+    assert_eq!(l.steps[wait].command, "sleep 15s");
+    // (node, state) -> frames seen, in order of first sight.
+    let mut seen: Vec<((i32, String), u64)> = Vec::new();
+    let mut frames = 0u64;
+    played(&l, |k, c| {
+        if k != wait {
+            return;
+        }
+        frames += 1;
+        for n in c.world.as_ref().unwrap().view().nodes {
+            let state = match n.voted_id {
+                Some(v) if n.raft_state == "Unattached" => format!("Unattached voted {v}"),
+                _ => n.raft_state.clone(),
+            };
+            match seen
+                .iter_mut()
+                .find(|(key, _)| *key == (n.id, state.clone()))
+            {
+                Some((_, count)) => *count += 1,
+                None => seen.push(((n.id, state), 1)),
+            }
+        }
+    });
+    let wall_s = frames as f64 * FRAME_WALL_MS / 1000.0;
+    assert!(
+        (10.0..=20.0).contains(&wall_s),
+        "the kill step plays {wall_s:.1} s"
+    );
+    let shown = |id: i32, state: &str| {
+        seen.iter()
+            .find(|((n, s), _)| *n == id && s == state)
+            .map(|(_, f)| *f)
+            .unwrap_or(0)
+    };
+    let quarter_second = (250.0 / FRAME_WALL_MS) as u64;
+    for (id, state) in [
+        (102, "Prospective"),
+        (102, "Candidate"),
+        (102, "Leader"),
+        (103, "Prospective"),
+        (103, "Unattached voted 102"),
+        (103, "Follower"),
+    ] {
+        let f = shown(id, state);
+        assert!(
+            f >= quarter_second,
+            "{id} {state} shown {f} frames: {seen:?}"
+        );
+    }
 }

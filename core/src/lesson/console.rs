@@ -3,11 +3,13 @@
 //! tools against it (`kafka-metadata-quorum.sh ...`).
 
 use crate::cli::{parse_duration_ms, parse_ids};
-use crate::sim::clock::{human_ms, log4j_timestamp};
+use crate::sim::clock::log4j_timestamp;
 use crate::sim::network::DropRule;
 use crate::sim::{World, WorldConfig};
 use crate::timeline::{SnapshotRegistry, TimelineHashMap};
 use crate::view::{RevertView, TimelineView};
+
+use super::wait::Wait;
 use std::collections::BTreeMap;
 
 /// The console's state: the world (once `cluster` ran) and the settings for the next one.
@@ -37,6 +39,15 @@ impl Default for Console {
             timeline_last_revert: None,
         }
     }
+}
+
+/// A command line begun by [`Console::begin`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Begun {
+    /// It ran: its output, or its error.
+    Done(Result<String, String>),
+    /// A wait, to be run by [`Wait::advance`] or [`Wait::finish`] on the console's world.
+    Wait(Wait),
 }
 
 /// Settings `set` accepts, with what they change.
@@ -130,6 +141,26 @@ impl Console {
         Ok(id)
     }
 
+    /// Begins one command line: a wait (`sleep`, `run`) is given back to be run, in one go or
+    /// in pieces ([`Wait::advance`]); any other command runs at once.
+    pub fn begin(&mut self, line: &str) -> Begun {
+        let words = match split_words(line) {
+            Ok(w) => w,
+            Err(e) => return Begun::Done(Err(e)),
+        };
+        if matches!(words.first().map(String::as_str), Some("sleep" | "run")) {
+            let begun = self
+                .world()
+                .and_then(|w| Wait::parse(line, &words, w))
+                .map(|w| w.expect("sleep and run are waits"));
+            return match begun {
+                Ok(wait) => Begun::Wait(wait),
+                Err(e) => Begun::Done(Err(e)),
+            };
+        }
+        Begun::Done(self.exec(line))
+    }
+
     /// Run one command line; the text it prints, or the error it reports.
     pub fn exec(&mut self, line: &str) -> Result<String, String> {
         let words = split_words(line)?;
@@ -182,21 +213,9 @@ impl Console {
                 ))
             }
             "sleep" | "run" => {
-                if let Some(cond) = args.iter().find_map(|a| a.strip_prefix("until=")) {
-                    let timeout = args
-                        .iter()
-                        .find_map(|a| a.strip_prefix("timeout="))
-                        .map(parse_duration_ms)
-                        .transpose()?
-                        .unwrap_or(30_000);
-                    return self.run_until(cond, timeout);
-                }
-                let d = args.first().ok_or_else(|| {
-                    format!("usage: {cmd} DURATION (e.g. {cmd} 15s) or run until=leader")
-                })?;
-                let ms = parse_duration_ms(d)?;
-                self.world()?.run_for(ms);
-                Ok(String::new())
+                let w = self.world()?;
+                let wait = Wait::parse(line, &words, w)?.expect("sleep and run are waits");
+                wait.finish(w)
             }
             "kill" => {
                 let (sig, id) = match args {
@@ -431,84 +450,6 @@ impl Console {
             }
         }
         Ok(String::new())
-    }
-
-    fn leader_text(w: &World) -> Option<String> {
-        w.leader().map(|(id, e)| format!("leader {id} epoch {e}"))
-    }
-
-    fn run_until(&mut self, cond: &str, timeout_ms: u64) -> Result<String, String> {
-        let w = self.world()?;
-        let start = w.now_ms();
-        let before = w.leader();
-        let parse_id = |v: &str| {
-            v.parse::<i32>()
-                .map_err(|_| format!("'{v}' is not a node id"))
-        };
-        type Pred = Box<dyn Fn(&World) -> bool>;
-        type Describe = Box<dyn Fn(&World) -> String>;
-        let (pred, describe): (Pred, Describe) = match cond.split_once('=') {
-            None if cond == "leader" => (
-                Box::new(|w: &World| w.leader().is_some()),
-                Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
-            ),
-            None if cond == "leader-changed" => (
-                Box::new(move |w: &World| {
-                    w.leader().is_some_and(|l| Some(l) != before && before.is_none_or(|b| l.1 > b.1))
-                }),
-                Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
-            ),
-            None if cond == "active-controller" => (
-                Box::new(|w: &World| w.active_controller().is_some()),
-                Box::new(|w: &World| format!("active controller {}", w.active_controller().unwrap_or(-1))),
-            ),
-            Some(("leader", v)) => {
-                let id = parse_id(v)?;
-                (
-                    Box::new(move |w: &World| w.leader().is_some_and(|l| l.0 == id)),
-                    Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
-                )
-            }
-            Some(("epoch", v)) => {
-                let e: i32 = v.parse().map_err(|_| format!("'{v}' is not an epoch"))?;
-                (
-                    Box::new(move |w: &World| w.leader().is_some_and(|l| l.1 >= e)),
-                    Box::new(|w: &World| Self::leader_text(w).unwrap_or_default()),
-                )
-            }
-            Some((k @ ("fenced" | "unfenced"), v)) => {
-                let id = parse_id(v)?;
-                let want = k == "fenced";
-                (
-                    Box::new(move |w: &World| {
-                        w.active_controller()
-                            .and_then(|c| w.node(c))
-                            .and_then(|n| n.controller.as_ref())
-                            .and_then(|c| c.state.cluster.brokers.get(&id).map(|b| b.record.fenced))
-                            == Some(want)
-                    }),
-                    Box::new(move |_: &World| format!("broker {id} {}", if want { "fenced" } else { "unfenced" })),
-                )
-            }
-            _ => {
-                return Err(format!(
-                    "run: unknown condition '{cond}' (leader, leader-changed, leader=N, epoch=N, active-controller, fenced=N, unfenced=N)"
-                ))
-            }
-        };
-        let held = w.run_until(timeout_ms, |w| pred(w));
-        if held {
-            Ok(format!(
-                "{} after {}",
-                describe(w),
-                human_ms(w.now_ms() - start)
-            ))
-        } else {
-            Err(format!(
-                "timed out after {} waiting for until={cond}",
-                human_ms(timeout_ms)
-            ))
-        }
     }
 
     fn transitions(&mut self, args: &[String]) -> Result<String, String> {

@@ -1512,7 +1512,7 @@ impl World {
 }
 
 /// The timer of a Raft state, for the view.
-fn raft_timer_view(s: &EpochState) -> Option<RaftTimerView> {
+pub(crate) fn raft_timer_view(s: &EpochState) -> Option<RaftTimerView> {
     let (kind, deadline_ms, duration_ms) = match s {
         EpochState::Unattached(u) => ("election", u.election_deadline_ms?, u.election_timeout_ms),
         EpochState::Prospective(p) => ("election", p.election_deadline_ms, p.election_timeout_ms),

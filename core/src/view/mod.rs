@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+pub mod pace;
 pub mod timeline;
 
 pub use timeline::{RevertView, TimelineView};

@@ -1,0 +1,268 @@
+//! The console's waits (`sleep 15s`, `run 2s`, `run until=leader timeout=10s`) as values that can
+//! run in pieces: the page plays a wait over many animation frames, a test or the CLI runs it in
+//! one go, and both run the same events in the same order (a run cut in pieces is the run in one
+//! go), so a lesson's pinned output is the same either way.
+
+use crate::cli::parse_duration_ms;
+use crate::sim::clock::human_ms;
+use crate::sim::World;
+use crate::view::pace::Pace;
+
+/// What `run until=` waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// `leader`: some voter leads.
+    Leader,
+    /// `leader-changed`: a leader other than the one at the start, in a higher epoch.
+    LeaderChanged {
+        /// The leader and epoch when the wait began.
+        before: Option<(i32, i32)>,
+    },
+    /// `active-controller`: some controller is active.
+    ActiveController,
+    /// `leader=N`: node N leads.
+    LeaderIs(i32),
+    /// `epoch=N`: a leader in epoch N or later.
+    Epoch(i32),
+    /// `fenced=N` / `unfenced=N`: the active controller has broker N fenced (or unfenced).
+    Fenced {
+        /// The broker.
+        broker: i32,
+        /// `true` for `fenced=`, `false` for `unfenced=`.
+        fenced: bool,
+    },
+}
+
+/// The conditions `run until=` knows, for its error message.
+pub const CONDITIONS: &str =
+    "leader, leader-changed, leader=N, epoch=N, active-controller, fenced=N, unfenced=N";
+
+impl Condition {
+    /// Reads `cond` (the text after `until=`) against the world as it is now.
+    pub fn parse(cond: &str, world: &World) -> Result<Condition, String> {
+        let id = |v: &str| {
+            v.parse::<i32>()
+                .map_err(|_| format!("'{v}' is not a node id"))
+        };
+        Ok(match cond.split_once('=') {
+            None if cond == "leader" => Condition::Leader,
+            None if cond == "leader-changed" => Condition::LeaderChanged {
+                before: world.leader(),
+            },
+            None if cond == "active-controller" => Condition::ActiveController,
+            Some(("leader", v)) => Condition::LeaderIs(id(v)?),
+            Some(("epoch", v)) => {
+                Condition::Epoch(v.parse().map_err(|_| format!("'{v}' is not an epoch"))?)
+            }
+            Some((k @ ("fenced" | "unfenced"), v)) => Condition::Fenced {
+                broker: id(v)?,
+                fenced: k == "fenced",
+            },
+            _ => return Err(format!("run: unknown condition '{cond}' ({CONDITIONS})")),
+        })
+    }
+
+    /// Whether it holds in `w`.
+    pub fn holds(&self, w: &World) -> bool {
+        match *self {
+            Condition::Leader => w.leader().is_some(),
+            Condition::LeaderChanged { before } => w
+                .leader()
+                .is_some_and(|l| Some(l) != before && before.is_none_or(|b| l.1 > b.1)),
+            Condition::ActiveController => w.active_controller().is_some(),
+            Condition::LeaderIs(id) => w.leader().is_some_and(|l| l.0 == id),
+            Condition::Epoch(e) => w.leader().is_some_and(|l| l.1 >= e),
+            Condition::Fenced { broker, fenced } => {
+                w.active_controller()
+                    .and_then(|c| w.node(c))
+                    .and_then(|n| n.controller.as_ref())
+                    .and_then(|c| c.state.cluster.brokers.get(&broker))
+                    .map(|b| b.record.fenced)
+                    == Some(fenced)
+            }
+        }
+    }
+
+    /// What the console prints once it holds (`leader 102 epoch 2`, `broker 3 fenced`, ...).
+    pub fn describe(&self, w: &World) -> String {
+        let leader = || {
+            w.leader()
+                .map(|(id, e)| format!("leader {id} epoch {e}"))
+                .unwrap_or_default()
+        };
+        match *self {
+            Condition::ActiveController => {
+                format!("active controller {}", w.active_controller().unwrap_or(-1))
+            }
+            Condition::Fenced { broker, fenced } => {
+                format!(
+                    "broker {broker} {}",
+                    if fenced { "fenced" } else { "unfenced" }
+                )
+            }
+            _ => leader(),
+        }
+    }
+}
+
+/// A wait the console began: `sleep`/`run DURATION` runs to its end; `run until=` runs until its
+/// condition holds (checked after every event) or the timeout passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wait {
+    /// The command line, as typed.
+    pub command: String,
+    /// Virtual time (ms) when it began.
+    pub start_ms: u64,
+    /// Virtual time (ms) at which it ends at the latest.
+    pub end_ms: u64,
+    /// The condition of `run until=`; `None` for a plain duration.
+    pub until: Option<Condition>,
+    /// The text after `until=`, for the timeout message.
+    cond_text: String,
+}
+
+/// The default `timeout=` of `run until=`.
+pub const DEFAULT_UNTIL_TIMEOUT_MS: u64 = 30_000;
+
+impl Wait {
+    /// The wait `words` (a `sleep` or `run` command) asks for, begun now; `Ok(None)` when the
+    /// command is not a wait.
+    pub fn parse(line: &str, words: &[String], world: &World) -> Result<Option<Wait>, String> {
+        let Some(cmd @ ("sleep" | "run")) = words.first().map(String::as_str) else {
+            return Ok(None);
+        };
+        let args = &words[1..];
+        let start_ms = world.now_ms();
+        if let Some(cond) = args.iter().find_map(|a| a.strip_prefix("until=")) {
+            let timeout = args
+                .iter()
+                .find_map(|a| a.strip_prefix("timeout="))
+                .map(parse_duration_ms)
+                .transpose()?
+                .unwrap_or(DEFAULT_UNTIL_TIMEOUT_MS);
+            return Ok(Some(Wait {
+                command: line.to_string(),
+                start_ms,
+                end_ms: start_ms.saturating_add(timeout),
+                until: Some(Condition::parse(cond, world)?),
+                cond_text: cond.to_string(),
+            }));
+        }
+        let d = args
+            .first()
+            .ok_or_else(|| format!("usage: {cmd} DURATION (e.g. {cmd} 15s) or run until=leader"))?;
+        let ms = parse_duration_ms(d)?;
+        Ok(Some(Wait {
+            command: line.to_string(),
+            start_ms,
+            end_ms: start_ms.saturating_add(ms),
+            until: None,
+            cond_text: String::new(),
+        }))
+    }
+
+    /// Whether it is over before running anything (`run until=` whose condition holds now).
+    pub fn done_at_start(&self, world: &World) -> Option<Result<String, String>> {
+        self.until
+            .as_ref()
+            .filter(|c| c.holds(world))
+            .map(|_| Ok(self.outcome(world)))
+    }
+
+    /// Runs events up to virtual time `until_ms` (never past the wait's end), checking the
+    /// condition after every event; stops early, between two events, as soon as `pause` says so
+    /// (the page slowing down for what comes next). `Some` with the command's output once the
+    /// wait is over; `None` while it has more to run.
+    pub fn advance(
+        &self,
+        world: &mut World,
+        until_ms: u64,
+        mut pause: impl FnMut(&World) -> bool,
+    ) -> Option<Result<String, String>> {
+        if let Some(done) = self.done_at_start(world) {
+            return Some(done);
+        }
+        let limit = until_ms.min(self.end_ms);
+        while let Some(t) = world.next_event_time() {
+            if t > limit {
+                break;
+            }
+            world.step();
+            if self.until.as_ref().is_some_and(|c| c.holds(world)) {
+                return Some(Ok(self.outcome(world)));
+            }
+            // Cut only between two milliseconds: every event of this one has run.
+            if world.next_event_time() != Some(world.now_ms()) && pause(world) {
+                return None;
+            }
+        }
+        // No event left before `limit`: time moves on to it.
+        world.run_for(limit.saturating_sub(world.now_ms()));
+        (world.now_ms() >= self.end_ms).then(|| match &self.until {
+            None => Ok(String::new()),
+            Some(_) => Err(format!(
+                "timed out after {} waiting for until={}",
+                human_ms(self.end_ms - self.start_ms),
+                self.cond_text
+            )),
+        })
+    }
+
+    /// Runs the rest of the wait in one go.
+    pub fn finish(&self, world: &mut World) -> Result<String, String> {
+        loop {
+            if let Some(out) = self.advance(world, u64::MAX, |_| false) {
+                return out;
+            }
+        }
+    }
+
+    fn outcome(&self, world: &World) -> String {
+        let c = self.until.as_ref().expect("only a `run until=` holds");
+        format!(
+            "{} after {}",
+            c.describe(world),
+            human_ms(world.now_ms() - self.start_ms)
+        )
+    }
+
+    /// The share of the wait done at virtual time `now_ms`, in [0, 1] (a `run until=` may end
+    /// before its timeout).
+    pub fn progress(&self, now_ms: f64) -> f64 {
+        let span = self.end_ms.saturating_sub(self.start_ms).max(1) as f64;
+        ((now_ms - self.start_ms as f64) / span).clamp(0.0, 1.0)
+    }
+}
+
+/// A wait played frame by frame with adaptive time ([`Pace`]): what the page does with a lesson's
+/// `sleep` or `run until=` step, so that the room sees the election or the fencing happen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedWait {
+    /// The wait.
+    pub wait: Wait,
+    /// Its playing speed.
+    pub pace: Pace,
+}
+
+impl PlayedWait {
+    /// Starts playing `wait` on `world`.
+    pub fn new(wait: Wait, world: &World) -> PlayedWait {
+        let pace = Pace::for_span(world, wait.end_ms.saturating_sub(wait.start_ms));
+        PlayedWait { wait, pace }
+    }
+
+    /// Plays one frame of `wall_ms` wall-clock ms; `Some` with the command's output once the wait
+    /// is over.
+    pub fn frame(&mut self, world: &mut World, wall_ms: f64) -> Option<Result<String, String>> {
+        let until = self.pace.frame(world, wall_ms);
+        let pace = &self.pace;
+        let out = self.wait.advance(world, until, |w| pace.should_pause(w));
+        self.pace.settle(world);
+        out
+    }
+
+    /// The played clock (virtual ms, with a fraction) the drawing interpolates to.
+    pub fn clock_ms(&self) -> f64 {
+        self.pace.clock_ms
+    }
+}
