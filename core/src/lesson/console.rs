@@ -50,6 +50,29 @@ pub enum Begun {
     Wait(Wait),
 }
 
+/// What `help` prints: every console command with what it does.
+pub const HELP: &str = "\
+cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=1 for broker+controller)
+set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000)
+step [N]                      run the next N events, each described
+tick [N]                      run N ticks of tick.ms (100 ms) of virtual time
+sleep 15s | run 2s            let virtual time pass
+run until=leader [timeout=10s]   also leader-changed, leader=N, epoch=N, active-controller, fenced=N, unfenced=N
+kill -9|-STOP|-CONT|-TERM N   kill, freeze, thaw or stop a node cleanly
+start N                       start a killed node again
+add-broker N                  a new, empty broker
+slow N 3s                     the node's event loop stalls for a while
+partition 101 | 102,103       cut the network into groups; `heal` mends it
+drop from=N to=N kind=FetchRequest | drop rate=0.1   lose messages
+status                        every node: role, state, epoch, leader, LEO, HW
+mark NAME / transitions N [after=NAME]   a node's Raft transitions since a mark
+records N [since=NAME] / record-types N / controller N   the metadata log and the controller
+expect leader=102 epoch=2 state(103)=Follower active=102   check facts
+timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (example 3)
+kafka-metadata-quorum.sh, kafka-topics.sh, kafka-configs.sh, kafka-dump-log.sh, kafka-metadata-shell.sh
+ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state
+help                          this list";
+
 /// Settings `set` accepts, with what they change.
 pub const SETTINGS: &[&str] = &[
     "controller.quorum.election.timeout.ms",
@@ -169,6 +192,7 @@ impl Console {
         };
         let args = &words[1..];
         match cmd {
+            "help" => Ok(HELP.to_string()),
             "cluster" => self.cluster(args),
             "set" => self.set(args),
             "step" => {
@@ -343,7 +367,7 @@ impl Console {
                     .any(|c| *c == name || c.strip_suffix(".sh") == Some(name));
                 if !known {
                     return Err(format!(
-                        "unknown command '{cmd}' (console commands: cluster, set, step, tick, sleep, run, kill, start, add-broker, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
+                        "unknown command '{cmd}' (`help` lists them; console commands: cluster, set, step, tick, sleep, run, kill, start, add-broker, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
                         crate::tools::COMMANDS.join(", ")
                     ));
                 }
@@ -767,6 +791,18 @@ mod tests {
     fn commands_drive_the_cluster_and_bad_input_gets_clear_errors() {
         let mut c = Console::new();
         assert!(c.exec("status").unwrap_err().contains("no cluster yet"));
+        let help = c.exec("help").unwrap();
+        for cmd in [
+            "cluster",
+            "run until=",
+            "kill -9",
+            "partition",
+            "timeline",
+            "kafka-topics.sh",
+        ] {
+            assert!(help.contains(cmd), "help lists {cmd}");
+        }
+        assert!(c.exec("bogus").unwrap_err().contains("`help` lists them"));
         c.exec("set controller.quorum.fetch.timeout.ms=2000")
             .unwrap();
         assert!(c

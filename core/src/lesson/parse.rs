@@ -16,6 +16,8 @@
 
 use std::fmt;
 
+use super::stage::Directive;
+
 /// A line of narration, with its language (`ko`, `en`, or `any` for a bare `#`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Narration {
@@ -30,6 +32,8 @@ pub struct Narration {
 pub struct Step {
     /// Narration shown before the command.
     pub narration: Vec<Narration>,
+    /// Stage directives (`focus`, `show`, `highlight`, `labels`) for this step.
+    pub directives: Vec<Directive>,
     /// The command line (empty for a narration-only `pause`).
     pub command: String,
     /// Expected output, if the step pins it.
@@ -91,6 +95,7 @@ impl Lesson {
         };
         let mut steps: Vec<Step> = Vec::new();
         let mut narration: Vec<Narration> = Vec::new();
+        let mut directives: Vec<Directive> = Vec::new();
         let mut title = String::new();
         let mut i = 0;
         while i < lines.len() {
@@ -117,11 +122,25 @@ impl Lesson {
             if line == SEPARATOR {
                 return Err(err(i + 1, 1, "'----' without a command before it".into()));
             }
+            if Directive::is_directive(line) {
+                if raw.starts_with(' ') || raw.starts_with('\t') {
+                    return Err(err(
+                        i + 1,
+                        1,
+                        "a directive must start at the first column".into(),
+                    ));
+                }
+                let d = Directive::parse(line).map_err(|(col, msg)| err(i + 1, col, msg))?;
+                directives.push(d);
+                i += 1;
+                continue;
+            }
             if line == "pause" {
                 match steps.last_mut() {
-                    Some(s) if narration.is_empty() => s.pause = true,
+                    Some(s) if narration.is_empty() && directives.is_empty() => s.pause = true,
                     _ => steps.push(Step {
                         narration: std::mem::take(&mut narration),
+                        directives: std::mem::take(&mut directives),
                         command: String::new(),
                         expected: None,
                         pause: true,
@@ -175,15 +194,17 @@ impl Lesson {
             }
             steps.push(Step {
                 narration: std::mem::take(&mut narration),
+                directives: std::mem::take(&mut directives),
                 command,
                 expected,
                 pause: false,
                 line: cmd_line,
             });
         }
-        if !narration.is_empty() {
+        if !narration.is_empty() || !directives.is_empty() {
             steps.push(Step {
                 narration,
+                directives,
                 command: String::new(),
                 expected: None,
                 pause: false,
@@ -211,6 +232,9 @@ impl Lesson {
                 } else {
                     out.push_str(&format!("#{}: {}\n", n.lang, n.text));
                 }
+            }
+            for d in &s.directives {
+                out.push_str(&format!("{d}\n"));
             }
             if !s.command.is_empty() {
                 out.push_str(&s.command);
@@ -258,7 +282,7 @@ mod tests {
 
     #[test]
     fn parses_narration_commands_outputs_and_pauses() {
-        let text = "#title: Election\n#ko: 안녕\n#en: hello\ncluster seed=7\n\nrun until=leader\n----\nleader 1 epoch 1\n\npause\n# bare\nstatus\n----\n----\na\n\nb\n----\n----\n";
+        let text = "#title: Election\n#ko: 안녕\n#en: hello\ncluster seed=7\n\nfocus 1\nshow states\nrun until=leader\n----\nleader 1 epoch 1\n\npause\n# bare\nhighlight node 1\nstatus\n----\n----\na\n\nb\n----\n----\n";
         let l = Lesson::parse("x.lesson", text).unwrap();
         assert_eq!(l.title, "Election");
         assert_eq!(l.steps.len(), 3);
@@ -268,7 +292,9 @@ mod tests {
         assert_eq!(l.steps[1].expected.as_deref(), Some("leader 1 epoch 1"));
         assert!(l.steps[1].pause);
         assert_eq!(l.steps[2].expected.as_deref(), Some("a\n\nb"));
-        assert_eq!(l.steps[2].line, 12);
+        assert_eq!(l.steps[2].line, 15);
+        assert_eq!(l.steps[1].directives.len(), 2);
+        assert_eq!(l.steps[2].directives[0].to_string(), "highlight node 1");
         let again = Lesson::parse(
             "x.lesson",
             &l.render(&[None, Some("leader 1 epoch 1".into()), Some("a\n\nb".into())]),
@@ -283,6 +309,7 @@ mod tests {
                         s.expected.clone(),
                         s.pause,
                         s.narration.clone(),
+                        s.directives.clone(),
                     )
                 })
                 .collect::<Vec<_>>()
@@ -301,5 +328,10 @@ mod tests {
         assert_eq!(e.line, 1);
         let e = Lesson::parse("bad.lesson", "status\n----\n----\nx\n").unwrap_err();
         assert!(e.message.contains("unterminated"));
+        let e = Lesson::parse("bad.lesson", "cluster\n\nshow nothing\nstatus\n").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 6));
+        assert!(e.message.contains("unknown panel 'nothing'"), "{e}");
+        let e = Lesson::parse("bad.lesson", " focus 1\n").unwrap_err();
+        assert!(e.message.contains("directive must start"), "{e}");
     }
 }

@@ -2,7 +2,7 @@
 //! expected blocks (`kraft check`), or written back (`kraft check --rewrite`).
 
 use super::console::Console;
-use super::parse::Lesson;
+use super::parse::{Lesson, Step};
 
 /// What one step printed (errors are printed as `error: ...`, as etcd's datadriven tests do).
 pub fn step_output(console: &mut Console, command: &str) -> String {
@@ -40,6 +40,9 @@ pub fn check(lesson: &Lesson) -> (Vec<Option<String>>, Vec<Mismatch>) {
     let mut outputs = Vec::new();
     let mut mismatches = Vec::new();
     for s in &lesson.steps {
+        if let Some(m) = bad_directive(&console, lesson, s) {
+            mismatches.push(m);
+        }
         if s.command.is_empty() {
             outputs.push(None);
             continue;
@@ -77,6 +80,29 @@ pub fn check(lesson: &Lesson) -> (Vec<Option<String>>, Vec<Mismatch>) {
     (outputs, mismatches)
 }
 
+/// A directive of `step` that names a node the cluster does not have (checked before the step
+/// runs, against the cluster its narration speaks of).
+fn bad_directive(console: &Console, lesson: &Lesson, step: &Step) -> Option<Mismatch> {
+    let ids: Vec<i32> = match &console.world {
+        Some(w) => w.node_ids(),
+        None => Vec::new(),
+    };
+    step.directives.iter().find_map(|d| {
+        let missing = d.node_ids().into_iter().find(|id| !ids.contains(id))?;
+        let known: Vec<String> = ids.iter().map(|i| i.to_string()).collect();
+        Some(Mismatch {
+            location: format!("{}:{}", lesson.name, step.line),
+            command: d.to_string(),
+            expected: "a node of the cluster".into(),
+            actual: if known.is_empty() {
+                format!("no node {missing}: no cluster yet")
+            } else {
+                format!("no node {missing} (nodes: {})", known.join(", "))
+            },
+        })
+    })
+}
+
 /// A transcript of the lesson as the engine runs it: narration, `$ command`, output.
 pub fn transcript(lesson: &Lesson, lang: &str) -> String {
     let mut console = Console::new();
@@ -100,4 +126,23 @@ pub fn transcript(lesson: &Lesson, lang: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directive_naming_a_missing_node_is_a_mismatch_with_its_location() {
+        let l = Lesson::parse(
+            "x.lesson",
+            "cluster controllers=101 seed=1\n\nfocus 101\nstatus\n\nfocus 999\nstatus\n",
+        )
+        .unwrap();
+        let (_, mismatches) = check(&l);
+        assert_eq!(mismatches.len(), 1, "{mismatches:?}");
+        assert_eq!(mismatches[0].location, "x.lesson:7");
+        assert_eq!(mismatches[0].command, "focus 999");
+        assert_eq!(mismatches[0].actual, "no node 999 (nodes: 101)");
+    }
 }
