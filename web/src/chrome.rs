@@ -51,6 +51,66 @@ pub struct Chrome {
     pub tl_nothing_saved: &'static str,
     /// The TimelineHashMap panel: the snapshots a revert dropped.
     pub tl_dropped: &'static str,
+    /// The legend's summary.
+    pub legend: &'static str,
+    /// The legend's cut line.
+    pub cut: &'static str,
+    /// The legend's election timer.
+    pub timer_election: &'static str,
+    /// The legend's fetch timer.
+    pub timer_fetch: &'static str,
+    /// The legend's check-quorum timer.
+    pub timer_check_quorum: &'static str,
+    /// The legend's broker session.
+    pub timer_session: &'static str,
+    /// The stage tab of the Raft state diagram.
+    pub tab_states: &'static str,
+    /// The stage tab of the HW computation.
+    pub tab_hw: &'static str,
+    /// The stage tab of the metadata log.
+    pub tab_log: &'static str,
+    /// The stage tab of the log lines.
+    pub tab_tail: &'static str,
+    /// The stage tab of the QuorumController.
+    pub tab_controller: &'static str,
+    /// The stage tab of the brokers.
+    pub tab_brokers: &'static str,
+    /// The stage tab of the MetadataImage.
+    pub tab_image: &'static str,
+    /// The stage tab of the TimelineHashMap.
+    pub tab_timeline: &'static str,
+    /// The stage tab of the data partitions.
+    pub tab_partitions: &'static str,
+    /// The stage tab of the console.
+    pub tab_console: &'static str,
+    /// The stage tab of the process table and time controls.
+    pub tab_processes: &'static str,
+    /// The partitions panel's heading.
+    pub partitions: &'static str,
+    /// The partitions panel without partitions.
+    pub no_partitions: &'static str,
+    /// Before the focused node's metadata log strip.
+    pub log_strip: &'static str,
+    /// While a lesson's wait step plays.
+    pub playing: &'static str,
+    /// The button that skips to the end of a wait step.
+    pub skip: &'static str,
+    /// The toggle of playing a lesson's waits.
+    pub waits_play: &'static str,
+    /// Before what the last Step ran.
+    pub just_ran: &'static str,
+    /// The projector preset button.
+    pub projector: &'static str,
+    /// The keyboard help button.
+    pub keys: &'static str,
+    /// The stage/dashboard switch in free play.
+    pub present: &'static str,
+    /// The stage/dashboard switch back.
+    pub dashboard: &'static str,
+    /// The adaptive speed choice.
+    pub adaptive: &'static str,
+    /// Where a panel needs a node and none is selected.
+    pub no_node: &'static str,
 }
 
 /// The chrome for `lang`.
@@ -77,6 +137,36 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         tl_tiers: "스냅숏 티어마다 저장된 옛 값",
         tl_nothing_saved: "(저장된 값 없음)",
         tl_dropped: "지운 스냅숏",
+        legend: "범례",
+        cut: "✂ 네트워크 단절",
+        timer_election: "선거 타이머",
+        timer_fetch: "fetch 타이머",
+        timer_check_quorum: "check-quorum 타이머",
+        timer_session: "브로커 세션",
+        tab_states: "상태",
+        tab_hw: "HW",
+        tab_log: "로그",
+        tab_tail: "로그 줄",
+        tab_controller: "컨트롤러",
+        tab_brokers: "브로커",
+        tab_image: "이미지",
+        tab_timeline: "Timeline",
+        tab_partitions: "파티션",
+        tab_console: "콘솔",
+        tab_processes: "프로세스",
+        partitions: "데이터 파티션 (활성 컨트롤러 기준)",
+        no_partitions: "아직 토픽이 없습니다.",
+        log_strip: "메타데이터 로그",
+        playing: "재생 중",
+        skip: "▶▶ 끝으로 (→)",
+        waits_play: "기다림 재생",
+        just_ran: "방금 실행: ",
+        projector: "프로젝터",
+        keys: "? 키",
+        present: "무대 보기",
+        dashboard: "전체 보기",
+        adaptive: "적응형 (선거·펜스는 느리게)",
+        no_node: "노드를 고르세요",
     };
     const EN: Chrome = Chrome {
         back: "◀ Back",
@@ -100,6 +190,36 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         tl_tiers: "saved values per snapshot tier",
         tl_nothing_saved: "(nothing saved)",
         tl_dropped: "dropped snapshots",
+        legend: "legend",
+        cut: "✂ network cut",
+        timer_election: "election timer",
+        timer_fetch: "fetch timer",
+        timer_check_quorum: "check-quorum timer",
+        timer_session: "broker session",
+        tab_states: "States",
+        tab_hw: "HW",
+        tab_log: "Log",
+        tab_tail: "Log lines",
+        tab_controller: "Controller",
+        tab_brokers: "Brokers",
+        tab_image: "Image",
+        tab_timeline: "Timeline",
+        tab_partitions: "Partitions",
+        tab_console: "Console",
+        tab_processes: "Processes",
+        partitions: "data partitions (as the active controller has them)",
+        no_partitions: "no topics yet",
+        log_strip: "metadata log",
+        playing: "playing",
+        skip: "▶▶ skip to the end (→)",
+        waits_play: "play waits",
+        just_ran: "just ran: ",
+        projector: "Projector",
+        keys: "? Keys",
+        present: "Stage view",
+        dashboard: "Dashboard",
+        adaptive: "adaptive (slow for elections, fencing)",
+        no_node: "pick a node",
     };
     match lang {
         Lang::Ko => &KO,

@@ -41,7 +41,14 @@ pub fn parse(index: usize) -> Result<Lesson, ParseError> {
 
 /// The title the picker shows for lesson `index`: its `#title:`, else its name.
 pub fn title(index: usize) -> String {
+    title_for(index, crate::state::Lang::En)
+}
+
+/// The title of lesson `index` in `lang`: its `#title-ko:` in Korean, else its `#title:`, else
+/// its name.
+pub fn title_for(index: usize, lang: crate::state::Lang) -> String {
     match parse(index) {
+        Ok(l) if lang == crate::state::Lang::Ko && !l.title_ko.is_empty() => l.title_ko,
         Ok(l) if !l.title.is_empty() => l.title,
         _ => LESSONS[index].0.to_string(),
     }

@@ -35,7 +35,9 @@ pub fn run(profile: bool) -> Result<()> {
             let base = format!("http://127.0.0.1:{page_port}/");
             let r = async {
                 engine_speed(&client, &base).await?;
-                step_latency(&client, &base, profile).await
+                step_latency(&client, &base, profile).await?;
+                stage_latency(&client, &base).await?;
+                frame_rate(&client, &base).await
             }
             .await;
             let _ = client.close().await;
@@ -174,6 +176,117 @@ async fn step_latency(c: &Client, base: &str, profile: bool) -> Result<()> {
         ),
         &times,
         &handler,
+    );
+    Ok(())
+}
+
+/// Step clicks on the lecture stage (free play with `?present=1` at 1280×720: the drawing, the
+/// log strip and one side panel).
+async fn stage_latency(c: &Client, base: &str) -> Result<()> {
+    crate::browser::set_viewport(c, 1280, 720).await?;
+    c.goto(&format!("{base}?seed=1&present=1")).await?;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#playground[data-layout='stage'] #btn-step"))
+        .await?;
+    let (times, handler, elements) = step_clicks(c, STEP_CLICKS).await?;
+    print_latency(
+        &format!(
+            "step click to updated DOM on the stage at 1280x720, {} clicks",
+            times.len()
+        ),
+        &times,
+        &handler,
+    );
+    println!("  elements in the page:   {elements}");
+    Ok(())
+}
+
+/// Counts animation frames for `ms` wall ms: (frames per second, p95 frame interval ms, frames
+/// over 25 ms).
+const FRAMES_JS: &str = r#"
+const done = arguments[arguments.length - 1];
+const ms = arguments[0];
+const stamps = [];
+function tick(t) {
+  stamps.push(t);
+  if (t - stamps[0] < ms) { requestAnimationFrame(tick); } else {
+    const d = [];
+    for (let i = 1; i < stamps.length; i++) d.push(stamps[i] - stamps[i - 1]);
+    d.sort((a, b) => a - b);
+    const span = stamps[stamps.length - 1] - stamps[0];
+    done([(stamps.length - 1) * 1000 / span, d[Math.floor((d.length - 1) * 0.95)], d.filter(x => x > 25).length]);
+  }
+}
+requestAnimationFrame(tick);
+"#;
+
+async fn frames(c: &Client, ms: u64) -> Result<(f64, f64, u64)> {
+    let v = c
+        .execute_async(FRAMES_JS, vec![Value::from(ms)])
+        .await
+        .map_err(|e| format!("frame counter: {e}"))?;
+    Ok((
+        v[0].as_f64().unwrap_or(0.0),
+        v[1].as_f64().unwrap_or(0.0),
+        v[2].as_u64().unwrap_or(0),
+    ))
+}
+
+/// Frames per second while time plays on the stage at 1280×720: lesson 02's kill step (its
+/// election played with adaptive time), then free play at adaptive speed, 1× and 20×.
+async fn frame_rate(c: &Client, base: &str) -> Result<()> {
+    crate::browser::set_viewport(c, 1280, 720).await?;
+    println!(
+        "bench: frames per second while playing, on the stage at 1280x720  (target >= 55 fps)"
+    );
+    // The idle page, for comparison.
+    c.goto(&format!("{base}?seed=1&present=1")).await?;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#btn-play"))
+        .await?;
+    let (fps, p95, long) = frames(c, 2000).await?;
+    println!("  nothing playing:             {fps:5.1} fps, p95 frame {p95:5.1} ms, {long} frames over 25 ms");
+    for (label, speed) in [("adaptive", "0"), ("1x", "50"), ("20x", "1000")] {
+        c.goto(&format!("{base}?seed=1&present=1")).await?;
+        c.wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css("#speed"))
+            .await?;
+        c.execute(
+            "const s = document.getElementById('speed'); s.value = arguments[0];
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             document.getElementById('btn-play').click();",
+            vec![Value::from(speed)],
+        )
+        .await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (fps, p95, long) = frames(c, 5000).await?;
+        println!("  free play, {label:>8}:          {fps:5.1} fps, p95 frame {p95:5.1} ms, {long} frames over 25 ms");
+    }
+    // Lesson 02's kill step, played: from the kill to the end of `sleep 15s`.
+    c.goto(&format!("{base}?lesson=02-election&lang=en&step=12"))
+        .await?;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#lesson-panel[data-step='12']"))
+        .await?;
+    c.execute(
+        "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));",
+        vec![],
+    )
+    .await?;
+    let playing = c
+        .execute(
+            "return document.getElementById('lesson-panel').dataset.playing;",
+            vec![],
+        )
+        .await?;
+    let (fps, p95, long) = frames(c, 8000).await?;
+    println!(
+        "  lesson 02, kill step playing: {fps:5.1} fps, p95 frame {p95:5.1} ms, {long} frames over 25 ms (playing: {playing})"
     );
     Ok(())
 }

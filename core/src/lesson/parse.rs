@@ -51,6 +51,8 @@ pub struct Lesson {
     pub name: String,
     /// The `title:` line, if any (`#title:`).
     pub title: String,
+    /// The Korean title (`#title-ko:`), if any.
+    pub title_ko: String,
     /// The steps in order.
     pub steps: Vec<Step>,
 }
@@ -97,6 +99,7 @@ impl Lesson {
         let mut narration: Vec<Narration> = Vec::new();
         let mut directives: Vec<Directive> = Vec::new();
         let mut title = String::new();
+        let mut title_ko = String::new();
         let mut i = 0;
         while i < lines.len() {
             let raw = lines[i];
@@ -110,6 +113,11 @@ impl Lesson {
                     Some((l, t)) if l == "ko" || l == "en" => (l.to_string(), t.trim().to_string()),
                     Some(("title", t)) => {
                         title = t.trim().to_string();
+                        i += 1;
+                        continue;
+                    }
+                    Some(("title-ko", t)) => {
+                        title_ko = t.trim().to_string();
                         i += 1;
                         continue;
                     }
@@ -214,6 +222,7 @@ impl Lesson {
         Ok(Lesson {
             name: name.to_string(),
             title,
+            title_ko,
             steps,
         })
     }
@@ -223,7 +232,13 @@ impl Lesson {
     pub fn render(&self, outputs: &[Option<String>]) -> String {
         let mut out = String::new();
         if !self.title.is_empty() {
-            out.push_str(&format!("#title: {}\n\n", self.title));
+            out.push_str(&format!("#title: {}\n", self.title));
+        }
+        if !self.title_ko.is_empty() {
+            out.push_str(&format!("#title-ko: {}\n", self.title_ko));
+        }
+        if !self.title.is_empty() || !self.title_ko.is_empty() {
+            out.push('\n');
         }
         for (k, s) in self.steps.iter().enumerate() {
             for n in &s.narration {
@@ -282,9 +297,10 @@ mod tests {
 
     #[test]
     fn parses_narration_commands_outputs_and_pauses() {
-        let text = "#title: Election\n#ko: 안녕\n#en: hello\ncluster seed=7\n\nfocus 1\nshow states\nrun until=leader\n----\nleader 1 epoch 1\n\npause\n# bare\nhighlight node 1\nstatus\n----\n----\na\n\nb\n----\n----\n";
+        let text = "#title: Election\n#title-ko: 선거\n#ko: 안녕\n#en: hello\ncluster seed=7\n\nfocus 1\nshow states\nrun until=leader\n----\nleader 1 epoch 1\n\npause\n# bare\nhighlight node 1\nstatus\n----\n----\na\n\nb\n----\n----\n";
         let l = Lesson::parse("x.lesson", text).unwrap();
         assert_eq!(l.title, "Election");
+        assert_eq!(l.title_ko, "선거");
         assert_eq!(l.steps.len(), 3);
         assert_eq!(l.steps[0].narration.len(), 2);
         assert_eq!(l.steps[0].narration[0].lang, "ko");
@@ -292,7 +308,7 @@ mod tests {
         assert_eq!(l.steps[1].expected.as_deref(), Some("leader 1 epoch 1"));
         assert!(l.steps[1].pause);
         assert_eq!(l.steps[2].expected.as_deref(), Some("a\n\nb"));
-        assert_eq!(l.steps[2].line, 15);
+        assert_eq!(l.steps[2].line, 16);
         assert_eq!(l.steps[1].directives.len(), 2);
         assert_eq!(l.steps[2].directives[0].to_string(), "highlight node 1");
         let again = Lesson::parse(

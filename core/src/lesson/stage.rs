@@ -281,12 +281,14 @@ impl Directive {
                             _ => return Err(bad()),
                         }
                     }
-                    other => return Err(at(
-                        1,
-                        format!(
+                    other => {
+                        return Err(at(
+                            1,
+                            format!(
                             "cannot highlight '{other}' (node, batch, offset, partition, session)"
                         ),
-                    )),
+                        ))
+                    }
                 };
                 extra(3)?;
                 Directive::Highlight(h)

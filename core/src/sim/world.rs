@@ -22,7 +22,7 @@ use crate::raft::state::EpochState;
 use crate::raft::{KafkaRaftClient, QuorumConfig};
 use crate::view::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
-    NodeView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
+    NodeView, PartitionView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
     MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
 };
 use std::collections::{BTreeMap, BTreeSet};
@@ -1391,7 +1391,38 @@ impl World {
             nodes,
             messages,
             recently_delivered,
+            blocked: self.network.blocked.iter().copied().collect(),
+            partitions: self.partition_views(),
         }
+    }
+
+    /// The data partitions of the active controller, by topic name then partition.
+    fn partition_views(&self) -> Vec<PartitionView> {
+        let Some(c) = self
+            .active_controller()
+            .and_then(|id| self.nodes.get(&id))
+            .and_then(|n| n.controller.as_ref())
+        else {
+            return Vec::new();
+        };
+        let r = &c.state.replication;
+        let mut out = Vec::new();
+        for (name, id) in r.topics_by_name.iter() {
+            let Some(topic) = r.topics.get(id) else {
+                continue;
+            };
+            for (p, rec) in &topic.parts {
+                out.push(PartitionView {
+                    topic: name.clone(),
+                    partition: *p,
+                    leader: rec.leader,
+                    replicas: rec.replicas.clone(),
+                    isr: rec.isr.clone(),
+                });
+            }
+        }
+        out.sort_by(|a, b| (&a.topic, a.partition).cmp(&(&b.topic, b.partition)));
+        out
     }
 
     fn node_view(&self, n: &Node) -> NodeView {
@@ -1765,6 +1796,41 @@ mod view_tests {
         w.kill(leader).unwrap();
         let killed = w.view().nodes.into_iter().find(|n| n.id == leader).unwrap();
         assert!(killed.raft_timer.is_none() && killed.high_watermark_calc.is_none());
+    }
+
+    #[test]
+    fn the_view_shows_the_partitions_of_the_active_controller_and_the_cut_links() {
+        let mut w = World::new(WorldConfig::new(1, vec![100], vec![1, 2, 3])).unwrap();
+        w.run_for(4_000);
+        assert!(w.view().partitions.is_empty());
+        let mut c = crate::lesson::Console::new();
+        c.world = Some(w);
+        c.exec("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic orders --partitions 2 --replication-factor 3")
+            .unwrap();
+        c.exec("sleep 1s").unwrap();
+        let w = c.world.as_mut().unwrap();
+        let v = w.view();
+        let names: Vec<(String, i32)> = v
+            .partitions
+            .iter()
+            .map(|p| (p.topic.clone(), p.partition))
+            .collect();
+        assert_eq!(
+            names,
+            [("orders".to_string(), 0), ("orders".to_string(), 1)]
+        );
+        for p in &v.partitions {
+            assert_eq!(p.replicas.len(), 3);
+            assert_eq!(p.isr.len(), 3);
+            assert!(p.replicas.contains(&p.leader));
+        }
+        assert!(v.blocked.is_empty());
+        w.partition(&[vec![1], vec![2, 3, 100]]).unwrap();
+        let v = w.view();
+        assert!(v.blocked.contains(&(1, 100)) && v.blocked.contains(&(100, 1)));
+        assert!(!v.blocked.contains(&(2, 100)));
+        w.heal();
+        assert!(w.view().blocked.is_empty());
     }
 
     #[test]

@@ -25,6 +25,26 @@ pub struct ClusterView {
     pub messages: Vec<MessageView>,
     /// Messages delivered in the last [`RECENT_MESSAGE_MS`] (at most the last 32), oldest first.
     pub recently_delivered: Vec<MessageView>,
+    /// Directed links the network delivers nothing on (`partition`, isolate), sorted.
+    pub blocked: Vec<(i32, i32)>,
+    /// The data partitions as the active controller has them (none without an active
+    /// controller), by topic name and partition.
+    pub partitions: Vec<PartitionView>,
+}
+
+/// A data partition as the active controller registered it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionView {
+    /// The topic's name.
+    pub topic: String,
+    /// The partition id.
+    pub partition: i32,
+    /// The leader (-1 for none).
+    pub leader: i32,
+    /// The replicas, in assignment order.
+    pub replicas: Vec<i32>,
+    /// The in-sync replicas.
+    pub isr: Vec<i32>,
 }
 
 /// How long (virtual ms) a dropped message (after its send) or a delivered one (after its

@@ -1,10 +1,21 @@
-//! The cluster drawn as a circle of nodes, with the messages in flight moving between them.
+//! The cluster drawn for a room: the nodes on a ring (controllers as circles, brokers as boxes),
+//! their Raft state, epoch and vote, brokers' BrokerState (FENCED when the active controller
+//! fenced them) and their data partitions (ISR members plain, out of the ISR red); fetch and
+//! heartbeat chatter as steady links, the messages that matter (votes, BeginQuorumEpoch, ...)
+//! moving along their links with at most one label per link; failed requests as the request
+//! with ✕ at the node that did not answer; cut lines where the network is partitioned; timers
+//! and sessions as arcs that drain. Positions and arcs are interpolated to the played clock, so
+//! the drawing moves every animation frame, not only when an event runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::f64::consts::PI;
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, MessageView, NodeView, RaftTimerView, RECENT_MESSAGE_MS};
+use kraft_core::lesson::stage::Highlight;
+use kraft_core::view::{
+    ClusterView, ControllerView, MessageView, NodeView, PartitionView, RaftTimerView,
+    RECENT_MESSAGE_MS,
+};
 use yew::prelude::*;
 
 use super::broker_panel::active_controller;
@@ -12,43 +23,89 @@ use super::controls::{heal_button, isolate_command, process_buttons};
 use super::role_class;
 use crate::state::Action;
 
-const WIDTH: f64 = 900.0;
-const HEIGHT: f64 = 720.0;
-const RING_RADIUS: f64 = 235.0;
-/// The ring's centre, a little below the middle: room for the session arc of a node at the top
-/// and for the label of a node at the bottom.
-const CENTER_Y: f64 = HEIGHT / 2.0 - 5.0;
-const NODE_RADIUS: f64 = 68.0;
+/// The drawing's user units: the ring is an ellipse, wider than tall, to fill a stage column.
+const WIDTH: f64 = 800.0;
+const HEIGHT: f64 = 600.0;
+const CENTER_X: f64 = WIDTH / 2.0;
+/// A little below the middle: room above for the top node's arcs and vote.
+const CENTER_Y: f64 = HEIGHT / 2.0 - 10.0;
+const RING_RX: f64 = 270.0;
+const RING_RY: f64 = 172.0;
+/// A ring of four nodes or fewer is flatter: room under the bottom broker for its partitions.
+const RING_RY_SMALL: f64 = 152.0;
+/// A controller's circle.
+const NODE_RADIUS: f64 = 60.0;
+/// Half a broker's box.
+const BROKER_HALF_W: f64 = 58.0;
+const BROKER_HALF_H: f64 = 42.0;
 /// Messages in each direction are drawn this far to the side of the centre line.
-const LANE_OFFSET: f64 = 10.0;
-/// Radius of the timer arc around a controller (a circle).
-const TIMER_RADIUS: f64 = NODE_RADIUS + 11.0;
-/// Radius of the timer arc around a broker (a rectangle, whose corners reach further).
-const TIMER_RADIUS_BROKER: f64 = 94.0;
+const LANE_OFFSET: f64 = 9.0;
+/// Radius of the timer arc around a controller.
+const TIMER_RADIUS: f64 = NODE_RADIUS + 9.0;
+/// Radius of the timer arc around a broker's box (whose corners reach 72).
+const TIMER_RADIUS_BROKER: f64 = 78.0;
+/// Radius of the session arc around a broker, outside its fetch timer.
+const SESSION_RADIUS: f64 = TIMER_RADIUS_BROKER + 10.0;
+/// How far a label sits from the middle of its link, towards the centre of the ring.
+const LABEL_OFFSET: f64 = 24.0;
 
 /// Properties of [`ClusterDiagram`].
 #[derive(Properties, PartialEq)]
 pub struct ClusterDiagramProps {
     /// What to draw.
     pub view: Rc<ClusterView>,
-    /// The node whose log tail is shown (drawn with a ring).
+    /// The played clock (virtual ms, fractional) positions and arcs are interpolated to.
+    pub clock_ms: f64,
+    /// The selected node (drawn with a glow).
     pub selected: i32,
+    /// The node the stage focuses on, if any: the others are dimmed.
+    #[prop_or_default]
+    pub focus: Option<i32>,
+    /// What the stage lights (nodes, sessions, partitions).
+    #[prop_or_default]
+    pub highlights: Rc<Vec<Highlight>>,
+    /// Message kinds the lesson draws with a label on each message (fetch and heartbeats
+    /// become messages then, not links).
+    #[prop_or_default]
+    pub labels: Rc<Vec<String>>,
+    /// Changes when a lesson step runs: the node menu closes.
+    #[prop_or_default]
+    pub step_key: usize,
+    /// The stage: the legend folds into a button over the drawing.
+    #[prop_or_default]
+    pub compact: bool,
     /// Called with a node id when the user clicks a node.
     pub on_select: Callback<i32>,
     /// Sends the node menu's process actions to the reducer.
     pub on_action: Callback<Action>,
 }
 
-/// Where each node sits on the ring, by node id.
+/// Where each node sits on the ring, by node id: evenly around an ellipse, the first at the
+/// top; one node alone in the middle, two side by side.
 pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
+    match nodes {
+        [one] => return BTreeMap::from([(one.id, (CENTER_X, CENTER_Y))]),
+        [a, b] => {
+            return BTreeMap::from([
+                (a.id, (CENTER_X - RING_RX * 0.6, CENTER_Y)),
+                (b.id, (CENTER_X + RING_RX * 0.6, CENTER_Y)),
+            ])
+        }
+        _ => {}
+    }
     let n = nodes.len().max(1) as f64;
+    let ry = if nodes.len() <= 4 {
+        RING_RY_SMALL
+    } else {
+        RING_RY
+    };
     nodes
         .iter()
         .enumerate()
         .map(|(i, node)| {
             let angle = -PI / 2.0 + 2.0 * PI * i as f64 / n;
-            let x = WIDTH / 2.0 + RING_RADIUS * angle.cos();
-            let y = CENTER_Y + RING_RADIUS * angle.sin();
+            let x = CENTER_X + RING_RX * angle.cos();
+            let y = CENTER_Y + ry * angle.sin();
             (node.id, (x, y))
         })
         .collect()
@@ -56,7 +113,7 @@ pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
 
 /// A message kind split into its API and direction: `("Fetch", "req")`, `("Vote", "resp")`,
 /// `("Fetch", "failed")`; a kind without a known suffix is all API.
-fn split_kind(kind: &str) -> (&str, &str) {
+pub fn split_kind(kind: &str) -> (&str, &str) {
     for (suffix, dir) in [
         ("Request", "req"),
         ("Response", "resp"),
@@ -85,53 +142,161 @@ pub fn message_class(kind: &str) -> &'static str {
     }
 }
 
-/// A short label for a message kind, e.g. `Fetch req`, `PreVote resp`, `heartbeat req`.
+/// A short label for a message kind: a request by its API (`PreVote`, `Vote`, `heartbeat`), a
+/// response with `resp` (`Vote resp`), a failed request with ✕ (`Vote ✕`).
 pub fn message_label(kind: &str) -> String {
     let (base, dir) = split_kind(kind);
     let base = match base {
         "BrokerHeartbeat" => "heartbeat",
         other => other,
     };
-    if dir.is_empty() {
-        base.to_string()
-    } else {
-        format!("{base} {dir}")
+    match dir {
+        "failed" => format!("{base} ✕"),
+        "resp" => format!("{base} resp"),
+        _ => base.to_string(),
+    }
+}
+
+/// The link kinds drawn as steady links instead of one dot per message: Raft's Fetch, the
+/// brokers' heartbeats and the data replicas' fetches. Their link class.
+fn chatter(base: &str) -> Option<&'static str> {
+    match base {
+        "Fetch" => Some("link-fetch"),
+        "BrokerHeartbeat" => Some("link-heartbeat"),
+        "ReplicaFetch" => Some("link-replica"),
+        _ => None,
+    }
+}
+
+/// A message as drawn: a failed request (a failure the sender's client made up, "from" the
+/// node that did not answer) is drawn as the request, towards that node, failing at its end.
+struct Drawn<'a> {
+    m: &'a MessageView,
+    from: i32,
+    to: i32,
+    base: &'a str,
+    failed: bool,
+    delivered: bool,
+}
+
+impl<'a> Drawn<'a> {
+    fn of(m: &'a MessageView, delivered: bool) -> Drawn<'a> {
+        let (base, dir) = split_kind(&m.kind);
+        let failed = dir == "failed";
+        let (from, to) = if failed {
+            (m.to, m.from)
+        } else {
+            (m.from, m.to)
+        };
+        Drawn {
+            m,
+            from,
+            to,
+            base,
+            failed,
+            delivered,
+        }
+    }
+
+    /// Where along its link it is at `clock` (0 at the sender, 1 at the receiver).
+    fn progress(&self, clock: f64) -> f64 {
+        if self.delivered || self.failed {
+            return 1.0;
+        }
+        let span = self.m.arrive_ms.saturating_sub(self.m.send_ms).max(1) as f64;
+        ((clock - self.m.send_ms as f64) / span).clamp(0.0, 1.0)
+    }
+
+    /// The unordered pair of nodes it travels between.
+    fn pair(&self) -> (i32, i32) {
+        (self.from.min(self.to), self.from.max(self.to))
     }
 }
 
 /// The page draws a message delivered or dropped `age` ms ago with this opacity.
-fn fade(age_ms: u64) -> f64 {
-    (1.0 - age_ms as f64 / RECENT_MESSAGE_MS as f64).clamp(0.2, 1.0)
+fn fade(age_ms: f64) -> f64 {
+    (1.0 - age_ms / RECENT_MESSAGE_MS as f64).clamp(0.25, 1.0)
 }
 
-/// A message: on its way (a dot moving along the link), dropped (marked ✕, fading) or just
-/// delivered (`delivered`: at the receiver, fading).
-fn draw_message(
-    m: &MessageView,
-    now_ms: u64,
-    pos: &BTreeMap<i32, (f64, f64)>,
-    delivered: bool,
-) -> Html {
-    let (Some(&(x1, y1)), Some(&(x2, y2))) = (pos.get(&m.from), pos.get(&m.to)) else {
-        return html! {};
-    };
+/// How far from a node's centre its outline is, in direction (ux, uy).
+fn edge_distance(broker: bool, ux: f64, uy: f64) -> f64 {
+    if broker {
+        let tx = if ux.abs() > 1e-9 {
+            BROKER_HALF_W / ux.abs()
+        } else {
+            f64::MAX
+        };
+        let ty = if uy.abs() > 1e-9 {
+            BROKER_HALF_H / uy.abs()
+        } else {
+            f64::MAX
+        };
+        tx.min(ty) + 4.0
+    } else {
+        NODE_RADIUS + 4.0
+    }
+}
+
+/// The segment of the link from `a` to `b` between their outlines, shifted `lane` to the right
+/// of the direction of travel: (sx, sy, ex, ey, ox, oy) with (ox, oy) the shift.
+fn segment(geo: &Geometry, a: i32, b: i32, lane: f64) -> Option<(f64, f64, f64, f64, f64, f64)> {
+    let (&(x1, y1), &(x2, y2)) = (geo.pos.get(&a)?, geo.pos.get(&b)?);
     let (dx, dy) = (x2 - x1, y2 - y1);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
     let (ux, uy) = (dx / len, dy / len);
-    // Requests and responses between the same pair travel in separate lanes.
-    let (ox, oy) = (-uy * LANE_OFFSET, ux * LANE_OFFSET);
-    let (sx, sy) = (x1 + ux * NODE_RADIUS + ox, y1 + uy * NODE_RADIUS + oy);
-    let (ex, ey) = (x2 - ux * NODE_RADIUS + ox, y2 - uy * NODE_RADIUS + oy);
-    let span = m.arrive_ms.saturating_sub(m.send_ms).max(1) as f64;
-    let progress = if delivered {
-        1.0
-    } else {
-        (now_ms.saturating_sub(m.send_ms) as f64 / span).clamp(0.0, 1.0)
+    let (ox, oy) = (-uy * lane, ux * lane);
+    let (da, db) = (
+        edge_distance(geo.broker(a), ux, uy),
+        edge_distance(geo.broker(b), ux, uy),
+    );
+    Some((
+        x1 + ux * da + ox,
+        y1 + uy * da + oy,
+        x2 - ux * db + ox,
+        y2 - uy * db + oy,
+        ox,
+        oy,
+    ))
+}
+
+/// Where the nodes are and which are brokers only.
+struct Geometry {
+    pos: BTreeMap<i32, (f64, f64)>,
+    brokers: BTreeSet<i32>,
+}
+
+impl Geometry {
+    fn of(view: &ClusterView) -> Geometry {
+        Geometry {
+            pos: layout(&view.nodes),
+            brokers: view
+                .nodes
+                .iter()
+                .filter(|n| !n.roles.contains("controller"))
+                .map(|n| n.id)
+                .collect(),
+        }
+    }
+
+    fn broker(&self, id: i32) -> bool {
+        self.brokers.contains(&id)
+    }
+}
+
+/// A message moving along its link (a dot; ✕ when dropped or failed), with its label when it
+/// carries the link's one label.
+fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, labelled: bool) -> Html {
+    let Some((sx, sy, ex, ey, ox, oy)) = segment(geo, d.from, d.to, LANE_OFFSET) else {
+        return html! {};
     };
-    let (state, opacity) = if delivered {
-        ("delivered", fade(now_ms.saturating_sub(m.arrive_ms)))
+    let m = d.m;
+    let progress = d.progress(clock);
+    let (state, opacity) = if d.delivered {
+        ("delivered", fade(clock - m.arrive_ms as f64))
     } else if m.dropped {
-        ("dropped", fade(now_ms.saturating_sub(m.send_ms)))
+        ("dropped", fade(clock - m.send_ms as f64))
+    } else if d.failed {
+        ("failed", fade(clock - m.send_ms as f64))
     } else {
         ("in-flight", 1.0)
     };
@@ -139,8 +304,8 @@ fn draw_message(
     let class = classes!(
         "message",
         message_class(&m.kind),
-        m.dropped.then_some("dropped"),
-        delivered.then_some("delivered")
+        (m.dropped || d.failed).then_some("dropped"),
+        d.delivered.then_some("delivered")
     );
     let title = format!(
         "{} {} → {}: {} (sent {} ms, arrives {} ms){}",
@@ -152,31 +317,79 @@ fn draw_message(
         m.arrive_ms,
         match state {
             "dropped" => " DROPPED",
+            "failed" => " FAILED: no answer from the node",
             "delivered" => " delivered",
             _ => "",
         }
     );
+    let label = message_label(&m.kind);
+    let (lx, ly) = label_position((sx, sy), (ex, ey), (ox, oy));
     html! {
         <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.clone()}
            data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={state}
+           data-drawn-from={d.from.to_string()} data-drawn-to={d.to.to_string()}
            data-progress={format!("{progress:.3}")} opacity={format!("{opacity:.2}")}>
             <title>{ title }</title>
             <line class="track" x1={fmt(sx)} y1={fmt(sy)} x2={fmt(ex)} y2={fmt(ey)} marker-end="url(#arrow)" />
             <circle class="dot" cx={fmt(px)} cy={fmt(py)} r="9" />
-            if m.dropped {
-                <text class="drop-mark" x={fmt(px)} y={fmt(py + 6.0)} text-anchor="middle">{"✕"}</text>
+            if m.dropped || d.failed {
+                <text class="drop-mark" x={fmt(px)} y={fmt(py)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
             }
-            <text class="msg-label" x={fmt(px + ox * 1.6)} y={fmt(py + oy * 1.6 - 12.0)} text-anchor="middle"
-                  data-label={message_label(&m.kind)}>
-                { message_label(&m.kind) }
-            </text>
+            if labelled {
+                <text class="msg-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central"
+                      data-label={label.clone()}>{ label }</text>
+            }
         </g>
     }
 }
 
-/// The fraction of a timer still to run at `now_ms`, in [0, 1].
-pub fn timer_fraction(t: &RaftTimerView, now_ms: u64) -> f64 {
-    (t.deadline_ms.saturating_sub(now_ms) as f64 / t.duration_ms.max(1) as f64).clamp(0.0, 1.0)
+/// Where a link's label goes: its middle, pushed towards the centre of the ring (where no node
+/// nor caption is), so a label never sits over a node.
+fn label_position((sx, sy): (f64, f64), (ex, ey): (f64, f64), (ox, oy): (f64, f64)) -> (f64, f64) {
+    let (mx, my) = ((sx + ex) / 2.0 - ox, (sy + ey) / 2.0 - oy);
+    let len = (ox * ox + oy * oy).sqrt().max(1e-9);
+    let (mut nx, mut ny) = (ox / len, oy / len);
+    if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
+        (nx, ny) = (-nx, -ny);
+    }
+    (mx + nx * LABEL_OFFSET, my + ny * LABEL_OFFSET)
+}
+
+/// A steady link for fetch or heartbeat chatter between two nodes: a line with dashes flowing
+/// from the requester to the node it asks; dashed red with ✕ when its requests fail.
+fn draw_link(from: i32, to: i32, class: &'static str, failed: bool, geo: &Geometry) -> Html {
+    let Some((sx, sy, ex, ey, _, _)) = segment(geo, from, to, 0.0) else {
+        return html! {};
+    };
+    html! {
+        <g class={classes!("link", class, failed.then_some("failed"))} data-from={from.to_string()}
+           data-to={to.to_string()} data-link={class}>
+            <line x1={fmt(sx)} y1={fmt(sy)} x2={fmt(ex)} y2={fmt(ey)} />
+            if failed {
+                <text class="drop-mark" x={fmt(ex)} y={fmt(ey)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
+            }
+        </g>
+    }
+}
+
+/// A cut where the network is partitioned: a red bar across the link between two nodes.
+fn draw_cut(a: i32, b: i32, both: bool, geo: &Geometry) -> Html {
+    let (Some(&(x1, y1)), Some(&(x2, y2))) = (geo.pos.get(&a), geo.pos.get(&b)) else {
+        return html! {};
+    };
+    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (px, py) = (-dy / len * 22.0, dx / len * 22.0);
+    html! {
+        <line class={classes!("cut", (!both).then_some("one-way"))} data-cut={format!("{a}-{b}")}
+              x1={fmt(mx - px)} y1={fmt(my - py)} x2={fmt(mx + px)} y2={fmt(my + py)} />
+    }
+}
+
+/// The fraction of a timer still to run at `clock`, in [0, 1].
+pub fn timer_fraction(t: &RaftTimerView, clock: f64) -> f64 {
+    ((t.deadline_ms as f64 - clock) / t.duration_ms.max(1) as f64).clamp(0.0, 1.0)
 }
 
 /// A track circle of radius `r` around `(x, y)` and, over it, the arc of the share `frac` still
@@ -193,28 +406,37 @@ fn arc((x, y): (f64, f64), r: f64, frac: f64) -> Html {
     }
 }
 
-/// Radius of the session arc around a broker, outside its fetch timer.
-const SESSION_RADIUS: f64 = TIMER_RADIUS_BROKER + 13.0;
-
-/// A broker's session on the active controller (`since_ms` after its last heartbeat, of
-/// `timeout_ms`) as an outer arc draining towards the fencing deadline.
-fn draw_session(id: i32, (x, y): (f64, f64), since_ms: u64, timeout_ms: u64) -> Html {
-    let left_ms = timeout_ms.saturating_sub(since_ms);
-    let frac = left_ms as f64 / timeout_ms.max(1) as f64;
+/// A broker's session on the active controller (`since_ms` after its last heartbeat at
+/// `clock`, of `timeout_ms`) as an outer arc draining towards the fencing deadline.
+fn draw_session(id: i32, p: (f64, f64), since_ms: f64, timeout_ms: u64, lit: bool) -> Html {
+    let left_ms = (timeout_ms as f64 - since_ms).max(0.0);
+    let frac = left_ms / timeout_ms.max(1) as f64;
     let title = format!(
-        "session on the active controller: last heartbeat {since_ms} ms ago, fenced after {timeout_ms} ms (broker.session.timeout.ms)"
+        "session on the active controller: last heartbeat {since_ms:.0} ms ago, fenced after {timeout_ms} ms (broker.session.timeout.ms)"
     );
     html! {
-        <g class="timer timer-session" data-session-node={id.to_string()} data-kind="session"
-           data-remaining-ms={left_ms.to_string()} data-duration-ms={timeout_ms.to_string()}>
+        <g class={classes!("timer", "timer-session", lit.then_some("lit"))} data-session-node={id.to_string()}
+           data-kind="session" data-remaining-ms={format!("{left_ms:.0}")} data-duration-ms={timeout_ms.to_string()}
+           data-focused={lit.then_some("true")}>
             <title>{ title }</title>
-            { arc((x, y), SESSION_RADIUS, frac) }
+            { arc(p, SESSION_RADIUS, frac) }
+        </g>
+    }
+}
+
+/// A fenced broker's session: over, drawn as an empty red ring.
+fn draw_expired_session(id: i32, (x, y): (f64, f64), lit: bool) -> Html {
+    html! {
+        <g class={classes!("timer", "timer-session", "expired", lit.then_some("lit"))} data-session-node={id.to_string()}
+           data-kind="session" data-remaining-ms="0" data-focused={lit.then_some("true")}>
+            <title>{ "fenced: its session on the active controller is over" }</title>
+            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(SESSION_RADIUS)} />
         </g>
     }
 }
 
 /// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
-fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: bool) -> Html {
+fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool) -> Html {
     let Some(t) = node
         .raft_timer
         .as_ref()
@@ -227,20 +449,84 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
     } else {
         TIMER_RADIUS
     };
-    let frac = timer_fraction(t, now_ms);
-    let left_ms = t.deadline_ms.saturating_sub(now_ms);
+    let frac = timer_fraction(t, clock);
+    let left_ms = (t.deadline_ms as f64 - clock).max(0.0);
     let title = format!(
-        "{} timer: {left_ms} ms left of {} ms (fires at {} ms)",
+        "{} timer: {left_ms:.0} ms left of {} ms (fires at {} ms)",
         t.kind, t.duration_ms, t.deadline_ms
     );
     html! {
         <g class={classes!("timer", format!("timer-{}", t.kind))} data-timer-node={node.id.to_string()}
-           data-kind={t.kind.clone()} data-remaining-ms={left_ms.to_string()}
+           data-kind={t.kind.clone()} data-remaining-ms={format!("{left_ms:.0}")}
            data-duration-ms={t.duration_ms.to_string()} data-deadline-ms={t.deadline_ms.to_string()}>
             <title>{ title }</title>
-            { arc((x, y), r, frac) }
+            { arc(p, r, frac) }
         </g>
     }
+}
+
+/// What a node's label under it says: a broker's BrokerState (FENCED when the active controller
+/// fenced it, also while its process is stopped), a controller's Raft state; KILLED or STOPPED
+/// when the process is not running.
+fn state_text(node: &NodeView, fenced: Option<bool>) -> String {
+    let broker_only = !node.roles.contains("controller");
+    let fenced = broker_only && fenced == Some(true) && node.process != "killed";
+    match (node.process.as_str(), fenced) {
+        ("running", true) => "FENCED".into(),
+        ("running", false) if broker_only => node
+            .broker
+            .as_ref()
+            .map_or_else(|| node.raft_state.clone(), |b| b.state.clone()),
+        ("running", false) => node.raft_state.clone(),
+        (process, true) => format!("FENCED · {}", process.to_uppercase()),
+        (process, false) => process.to_uppercase(),
+    }
+}
+
+/// The data partitions with a replica on broker `id`, one line per topic: `orders 0★ 1 2`,
+/// the leader starred, a replica out of the ISR red.
+fn draw_partitions(
+    id: i32,
+    (x, y): (f64, f64),
+    partitions: &[PartitionView],
+    lit: &[Highlight],
+) -> Html {
+    let mut topics: BTreeMap<&str, Vec<&PartitionView>> = BTreeMap::new();
+    for p in partitions.iter().filter(|p| p.replicas.contains(&id)) {
+        topics.entry(p.topic.as_str()).or_default().push(p);
+    }
+    let rows = topics.into_iter().enumerate().map(|(row, (topic, parts))| {
+        let line_y = y + row as f64 * 28.0;
+        html! {
+            <text class="partitions" x={fmt(x)} y={fmt(line_y)} text-anchor="middle" data-topic={topic.to_string()}>
+                <tspan class="topic">{ format!("{topic} ") }</tspan>
+                { for parts.iter().map(|p| {
+                    let in_isr = p.isr.contains(&id);
+                    let leader = p.leader == id;
+                    let focused = lit.iter().any(|h| matches!(h, Highlight::Partition { topic: t, partition } if t == &p.topic && *partition == p.partition));
+                    html! {
+                        <tspan class={classes!("part", (!in_isr).then_some("out-of-isr"), leader.then_some("leader"), focused.then_some("lit"))}
+                               data-partition={format!("{}-{}", p.topic, p.partition)} data-broker={id.to_string()}
+                               data-in-isr={in_isr.to_string()} data-leader={leader.to_string()}
+                               data-focused={focused.then_some("true")}>
+                            { format!("{}{} ", p.partition, if leader { "★" } else { "" }) }
+                        </tspan>
+                    }
+                }) }
+            </text>
+        }
+    });
+    html! { <g class="broker-partitions" data-broker={id.to_string()}>{ for rows }</g> }
+}
+
+/// What one node looks like and how it reacts.
+struct NodeLook<'a> {
+    selected: bool,
+    dim: bool,
+    focused: bool,
+    fenced: Option<bool>,
+    partitions: &'a [PartitionView],
+    highlights: &'a [Highlight],
 }
 
 /// Clicking a node (or Enter on it) selects it and opens its menu, or closes the menu it has;
@@ -248,7 +534,7 @@ fn draw_timer(node: &NodeView, (x, y): (f64, f64), now_ms: u64, broker_only: boo
 fn draw_node(
     node: &NodeView,
     (x, y): (f64, f64),
-    selected: bool,
+    look: NodeLook,
     on_open: &Callback<i32>,
     on_close: &Callback<()>,
 ) -> Html {
@@ -265,21 +551,22 @@ fn draw_node(
             _ => {}
         })
     };
-    let is_broker_only = !node.roles.contains("controller");
+    let broker_only = !node.roles.contains("controller");
+    let combined = node.roles.contains("broker") && !broker_only;
+    let fenced = look.fenced == Some(true) && node.process == "running";
     let class = classes!(
         "node",
         role_class(node),
-        is_broker_only.then_some("broker"),
-        selected.then_some("selected")
+        broker_only.then_some("broker"),
+        combined.then_some("combined"),
+        look.selected.then_some("selected"),
+        look.dim.then_some("dim"),
+        look.focused.then_some("lit"),
+        fenced.then_some("fenced")
     );
-    let role_text = if node.process == "running" {
-        node.raft_state.clone()
-    } else {
-        node.process.to_uppercase()
-    };
-    let shape = if is_broker_only {
-        html! { <rect class="shape" x={fmt(x - NODE_RADIUS)} y={fmt(y - NODE_RADIUS * 0.8)}
-        width={fmt(NODE_RADIUS * 2.0)} height={fmt(NODE_RADIUS * 1.6)} rx="14" /> }
+    let shape = if broker_only {
+        html! { <rect class="shape" x={fmt(x - BROKER_HALF_W)} y={fmt(y - BROKER_HALF_H)}
+        width={fmt(BROKER_HALF_W * 2.0)} height={fmt(BROKER_HALF_H * 2.0)} rx="12" /> }
     } else {
         html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r={fmt(NODE_RADIUS)} /> }
     };
@@ -287,21 +574,53 @@ fn draw_node(
         .leader_id
         .map(|l| format!("leader {l}"))
         .unwrap_or_else(|| "no leader".into());
+    let half_h = if broker_only {
+        BROKER_HALF_H
+    } else {
+        NODE_RADIUS
+    };
+    let outer = if broker_only {
+        SESSION_RADIUS
+    } else {
+        TIMER_RADIUS
+    };
+    // Under the node: its state, then (brokers) its partitions.
+    let state_y = y + outer + 26.0;
+    let state = state_text(node, look.fenced);
+    // A voter's vote in this epoch while it has no leader, above it (103 remembers
+    // "votedId":102 and grants no other candidate).
+    let voted = node.voted_id.filter(|_| {
+        node.is_voter
+            && node.process == "running"
+            && matches!(
+                node.raft_state.as_str(),
+                "Unattached" | "Prospective" | "Candidate" | "Resigned"
+            )
+    });
     html! {
         <g class={class} id={format!("node-{id}")} data-node-id={id.to_string()}
            data-role={node.raft_state.clone()} data-epoch={node.epoch.to_string()}
            data-process={node.process.clone()} data-leader-id={node.leader_id.map(|l| l.to_string()).unwrap_or_default()}
+           data-voted-id={node.voted_id.map(|v| v.to_string()).unwrap_or_default()}
+           data-fenced={look.fenced.map(|f| f.to_string()).unwrap_or_default()}
+           data-state-text={state.clone()} data-focused={look.focused.then_some("true")}
            onclick={onclick} onkeydown={onkeydown} tabindex="0" role="button"
            aria-label={format!("node {id}: open its menu")}>
-            <title>{ format!("node {id} ({}), {}, voted {:?} — click for kill -9, STOP, CONT, restart, isolate", node.roles, leader, node.voted_id) }</title>
+            <title>{ format!("node {id} ({}), {} in epoch {}, {}, voted {} — click for kill -9, STOP, CONT, restart, isolate",
+                             node.roles, node.raft_state, node.epoch, leader,
+                             node.voted_id.map(|v| v.to_string()).unwrap_or_else(|| "-".into())) }</title>
             { shape }
-            <text class="node-id" x={fmt(x)} y={fmt(y - 16.0)} text-anchor="middle">{ id }</text>
-            <text class="node-role" x={fmt(x)} y={fmt(y + 12.0)} text-anchor="middle">{ role_text }</text>
-            <text class="node-epoch" x={fmt(x)} y={fmt(y + 38.0)} text-anchor="middle">{ format!("epoch {}", node.epoch) }</text>
-            <text class="node-roles" x={fmt(x)} y={fmt(y + if is_broker_only { SESSION_RADIUS + 20.0 } else { TIMER_RADIUS + 24.0 })} text-anchor="middle">
-                { format!("{} · LEO {} · HW {}", node.roles, node.log_end_offset,
-                          node.high_watermark.map(|h| h.to_string()).unwrap_or_else(|| "?".into())) }
-            </text>
+            <text class="node-id" x={fmt(x)} y={fmt(y - half_h * 0.18)} text-anchor="middle" dominant-baseline="central">{ id }</text>
+            <text class="node-epoch" x={fmt(x)} y={fmt(y + half_h * 0.5)} text-anchor="middle" dominant-baseline="central">{ format!("epoch {}", node.epoch) }</text>
+            <text class={classes!("node-role", format!("st-{}", state.split(' ').next().unwrap_or_default().to_lowercase().replace('_', "-")))}
+                  x={fmt(x)} y={fmt(state_y)} text-anchor="middle" dominant-baseline="central">{ state }</text>
+            if let Some(v) = voted {
+                <text class="node-voted" x={fmt(x)} y={fmt(y - outer - 16.0)} text-anchor="middle"
+                      data-voted-id={v.to_string()}>{ format!("voted {v}") }</text>
+            }
+            if node.roles.contains("broker") {
+                { draw_partitions(id, (x, state_y + 30.0), look.partitions, look.highlights) }
+            }
         </g>
     }
 }
@@ -323,7 +642,7 @@ fn node_menu(
     // The ring's centre, in % of the drawing (see `layout`).
     let style = format!(
         "left: {:.2}%; top: {:.2}%;",
-        50.0,
+        CENTER_X / WIDTH * 100.0,
         CENTER_Y / HEIGHT * 100.0
     );
     let close = on_close.reform(|_: MouseEvent| ());
@@ -355,14 +674,115 @@ fn node_menu(
     }
 }
 
+/// The kinds of the legend, as (message kind, what the legend says).
+const LEGEND: [(&str, &str); 9] = [
+    ("PreVote", "PreVote"),
+    ("Vote", "Vote"),
+    ("BeginQuorumEpoch", "BeginQuorumEpoch"),
+    ("EndQuorumEpoch", "EndQuorumEpoch"),
+    ("Fetch", "Fetch"),
+    ("FetchSnapshot", "FetchSnapshot"),
+    ("BrokerHeartbeat", "heartbeat"),
+    ("AlterPartition", "AlterPartition"),
+    ("ReplicaFetch", "ReplicaFetch"),
+];
+
+/// The messages of `view` as drawn: chatter folded into links (unless its kind is labelled),
+/// the rest as messages, each link's one label on its newest message.
+struct Traffic<'a> {
+    /// (from, to, link class, failed) of each steady link.
+    links: Vec<(i32, i32, &'static str, bool)>,
+    /// Messages and whether each carries its link's label.
+    messages: Vec<(Drawn<'a>, bool)>,
+}
+
+/// Whether `d` is a leader's routine BeginQuorumEpoch (it re-sends one every second) to a node
+/// that already follows it: drawn, but without a label.
+fn routine(view: &ClusterView, d: &Drawn) -> bool {
+    if d.base != "BeginQuorumEpoch" {
+        return false;
+    }
+    let (leader, other) = match split_kind(&d.m.kind).1 {
+        "resp" => (d.m.to, d.m.from),
+        _ => (d.m.from, d.m.to),
+    };
+    view.nodes
+        .iter()
+        .any(|n| n.id == other && n.raft_state == "Follower" && n.leader_id == Some(leader))
+}
+
+fn traffic<'a>(view: &'a ClusterView, labels: &[String]) -> Traffic<'a> {
+    let mut links: BTreeMap<(i32, i32, &'static str), bool> = BTreeMap::new();
+    let mut messages: Vec<Drawn> = Vec::new();
+    let all = view
+        .recently_delivered
+        .iter()
+        .map(|m| Drawn::of(m, true))
+        .chain(view.messages.iter().map(|m| Drawn::of(m, false)));
+    for d in all {
+        let labelled = labels.iter().any(|k| k == d.base);
+        match chatter(d.base).filter(|_| !labelled) {
+            Some(class) => {
+                // A link points from the requester to the node it asks.
+                let (from, to) = if split_kind(&d.m.kind).1 == "resp" {
+                    (d.to, d.from)
+                } else {
+                    (d.from, d.to)
+                };
+                let failed = links.entry((from, to, class)).or_insert(false);
+                // The newest message on the link says whether it fails.
+                *failed = d.failed || d.m.dropped;
+            }
+            None => messages.push(d),
+        }
+    }
+    // One label per link: the newest message between the pair carries it.
+    let mut newest: BTreeMap<(i32, i32), (u64, u64)> = BTreeMap::new();
+    for d in messages.iter().filter(|d| !routine(view, d)) {
+        let key = (d.m.send_ms, d.m.id);
+        let e = newest.entry(d.pair()).or_insert(key);
+        if key > *e {
+            *e = key;
+        }
+    }
+    let messages = messages
+        .into_iter()
+        .map(|d| {
+            let labelled = newest.get(&d.pair()) == Some(&(d.m.send_ms, d.m.id));
+            (d, labelled)
+        })
+        .collect();
+    Traffic {
+        links: links
+            .into_iter()
+            .map(|((from, to, class), failed)| (from, to, class, failed))
+            .collect(),
+        messages,
+    }
+}
+
+/// Which brokers the active controller has fenced.
+fn fenced_by(active: Option<&ControllerView>) -> BTreeMap<i32, bool> {
+    active
+        .map(|c| c.brokers.iter().map(|(id, _, f)| (*id, *f)).collect())
+        .unwrap_or_default()
+}
+
 /// The SVG drawing of the cluster; clicking a node selects it and opens its menu.
 #[component]
 pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
     let view = &props.view;
-    let pos = layout(&view.nodes);
+    let clock = props.clock_ms.max(view.now_ms as f64);
+    let geo = Geometry::of(view);
     let t = crate::chrome::use_chrome();
-    // The node whose menu is open.
+    // The node whose menu is open; a lesson step closes it.
     let menu = use_state(|| None::<i32>);
+    {
+        let menu = menu.clone();
+        use_effect_with(props.step_key, move |_| menu.set(None));
+    }
+    // Message kinds the legend turned labels on for (besides the lesson's).
+    let legend_labels = use_state(Vec::<String>::new);
     let on_open = {
         let menu = menu.clone();
         let on_select = props.on_select.clone();
@@ -376,52 +796,112 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         Callback::from(move |()| menu.set(None))
     };
     let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
-    // The sessions the active controller holds (none without one).
     let active = active_controller(view).map(|(_, c)| c);
+    let fenced = fenced_by(active);
+    let labels: Vec<String> = props
+        .labels
+        .iter()
+        .chain(legend_labels.iter())
+        .cloned()
+        .collect();
+    let traffic = traffic(view, &labels);
+    let lit = &props.highlights;
+    let lit_node = |id: i32| {
+        props.focus == Some(id)
+            || lit
+                .iter()
+                .any(|h| matches!(h, Highlight::Node(n) if *n == id))
+    };
+    let lit_session = |id: i32| {
+        lit.iter()
+            .any(|h| matches!(h, Highlight::Session(n) if *n == id))
+    };
+    // Pairs cut both ways, and one way only.
+    let blocked: BTreeSet<(i32, i32)> = view.blocked.iter().copied().collect();
+    let cuts: Vec<(i32, i32, bool)> = blocked
+        .iter()
+        .filter_map(|&(a, b)| {
+            let both = blocked.contains(&(b, a));
+            (a < b || !both).then_some((a.min(b), a.max(b), both))
+        })
+        .collect();
+    let since_frame = clock - view.now_ms as f64;
+    let legend_toggle = |kind: &'static str| {
+        let legend_labels = legend_labels.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*legend_labels).clone();
+            match next.iter().position(|k| k == kind) {
+                Some(i) => {
+                    next.remove(i);
+                }
+                None => next.push(kind.to_string()),
+            }
+            legend_labels.set(next);
+        })
+    };
     html! {
-        <section class="panel cluster" aria-label="cluster">
+        <section class="panel cluster" aria-label="cluster" id="cluster-panel"
+                 data-focus={props.focus.map(|f| f.to_string()).unwrap_or_default()}>
           <div class="cluster-stage">
-            <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img">
+            <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
+                 preserveAspectRatio="xMidYMid meet" data-clock-ms={format!("{clock:.1}")}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
                     </marker>
                 </defs>
-                <g class="messages recent" id="recent-messages" data-count={view.recently_delivered.len().to_string()}>
-                    { for view.recently_delivered.iter().map(|m| draw_message(m, view.now_ms, &pos, true)) }
+                <g class="links" id="links" data-count={traffic.links.len().to_string()}>
+                    { for traffic.links.iter().map(|&(from, to, class, failed)| draw_link(from, to, class, failed, &geo)) }
                 </g>
-                <g class="messages" id="messages" data-count={view.messages.len().to_string()}>
-                    { for view.messages.iter().map(|m| draw_message(m, view.now_ms, &pos, false)) }
+                <g class="cuts" id="cuts" data-count={cuts.len().to_string()}>
+                    { for cuts.iter().map(|&(a, b, both)| draw_cut(a, b, both, &geo)) }
                 </g>
                 <g class="timers" id="timers">
-                    { for view.nodes.iter().map(|n| draw_timer(n, pos[&n.id], view.now_ms, !n.roles.contains("controller"))) }
-                    { for active.into_iter().flat_map(|c| c.sessions.iter().filter_map(|(id, since)| pos.get(id).map(|p| draw_session(*id, *p, *since, c.session_timeout_ms)))) }
+                    { for view.nodes.iter().map(|n| draw_timer(n, geo.pos[&n.id], clock, geo.broker(n.id))) }
+                    { for active.into_iter().flat_map(|c| c.sessions.iter().filter(|(id, _)| fenced.get(id) != Some(&true)).filter_map(|(id, since)| geo.pos.get(id).map(|p| draw_session(*id, *p, *since as f64 + since_frame, c.session_timeout_ms, lit_session(*id))))) }
+                    { for fenced.iter().filter(|(_, f)| **f).filter_map(|(id, _)| geo.pos.get(id).map(|p| draw_expired_session(*id, *p, lit_session(*id)))) }
+                </g>
+                <g class="messages" id="messages" data-count={view.messages.len().to_string()}
+                   data-recent={view.recently_delivered.len().to_string()}>
+                    { for traffic.messages.iter().map(|(d, labelled)| draw_message(d, clock, &geo, *labelled)) }
                 </g>
                 <g class="nodes">
-                    { for view.nodes.iter().map(|n| draw_node(n, pos[&n.id], n.id == props.selected, &on_open, &on_close)) }
+                    { for view.nodes.iter().map(|n| {
+                        let look = NodeLook {
+                            selected: n.id == props.selected,
+                            dim: props.focus.is_some_and(|f| f != n.id) && !lit_node(n.id),
+                            focused: lit_node(n.id),
+                            fenced: fenced.get(&n.id).copied(),
+                            partitions: &view.partitions,
+                            highlights: lit,
+                        };
+                        draw_node(n, geo.pos[&n.id], look, &on_open, &on_close)
+                    }) }
                 </g>
             </svg>
             if let Some(node) = open {
                 { node_menu(view, node, &props.on_action, on_close.clone(), t.heal) }
             }
           </div>
-            <p class="legend">
-                <span class="key msg-vote">{"Vote"}</span>
-                <span class="key msg-prevote">{"PreVote"}</span>
-                <span class="key msg-begin">{"BeginQuorumEpoch"}</span>
-                <span class="key msg-end">{"EndQuorumEpoch"}</span>
-                <span class="key msg-fetch">{"Fetch"}</span>
-                <span class="key msg-snapshot">{"FetchSnapshot"}</span>
-                <span class="key msg-heartbeat">{"heartbeat"}</span>
-                <span class="key msg-alter">{"AlterPartition"}</span>
-                <span class="key msg-replica">{"ReplicaFetch"}</span>
-                <span class="key dropped-key">{"✕ dropped"}</span>
-                <span class="key msg-other">{"other"}</span>
-                <span class="key timer-election">{"election timer"}</span>
-                <span class="key timer-fetch">{"fetch timer"}</span>
-                <span class="key timer-check-quorum">{"check-quorum timer"}</span>
-                <span class="key timer-session">{"broker session"}</span>
+            <details class="legend-box" id="legend-box" open={!props.compact}>
+            <summary>{ t.legend }</summary>
+            <p class="legend" id="legend">
+                { for LEGEND.iter().map(|&(kind, text)| {
+                    let on = labels.iter().any(|k| k == kind);
+                    html! {
+                        <button class={classes!("key", message_class(kind), on.then_some("labelled"))}
+                                data-kind={kind} aria-pressed={on.to_string()} onclick={legend_toggle(kind)}
+                                title="labels on every message of this kind (fetch and heartbeats: instead of a steady link)">{ text }</button>
+                    }
+                }) }
+                <span class="key dropped-key">{"✕ failed / dropped"}</span>
+                <span class="key cut-key">{ t.cut }</span>
+                <span class="key timer-election">{ t.timer_election }</span>
+                <span class="key timer-fetch">{ t.timer_fetch }</span>
+                <span class="key timer-check-quorum">{ t.timer_check_quorum }</span>
+                <span class="key timer-session">{ t.timer_session }</span>
             </p>
+            </details>
         </section>
     }
 }
@@ -432,15 +912,68 @@ mod tests {
 
     #[test]
     fn labels_and_classes() {
-        assert_eq!(message_label("FetchRequest"), "Fetch req");
+        assert_eq!(message_label("FetchRequest"), "Fetch");
+        assert_eq!(message_label("BeginQuorumEpochRequest"), "BeginQuorumEpoch");
         assert_eq!(message_label("VoteResponse"), "Vote resp");
         assert_eq!(message_class("BeginQuorumEpochRequest"), "msg-begin");
         assert_eq!(message_class("BrokerHeartbeatRequest"), "msg-heartbeat");
         assert_eq!(message_label("BrokerHeartbeatResponse"), "heartbeat resp");
-        assert_eq!(message_label("PreVoteRequest"), "PreVote req");
+        assert_eq!(message_label("PreVoteRequest"), "PreVote");
         assert_eq!(message_class("PreVoteResponse"), "msg-prevote");
-        assert_eq!(message_label("FetchFailed"), "Fetch failed");
+        assert_eq!(message_label("VoteFailed"), "Vote ✕");
         assert_eq!(message_class("AlterPartitionRequest"), "msg-alter");
         assert_eq!(message_class("CreateTopicsRequest"), "msg-other");
+    }
+
+    fn message(id: u64, from: i32, to: i32, kind: &str, send_ms: u64) -> MessageView {
+        MessageView {
+            id,
+            from,
+            to,
+            kind: kind.into(),
+            summary: String::new(),
+            send_ms,
+            arrive_ms: send_ms + 2,
+            dropped: false,
+        }
+    }
+
+    #[test]
+    fn chatter_becomes_links_and_each_link_has_one_label() {
+        let mut w = kraft_core::sim::World::new(kraft_core::sim::WorldConfig::new(
+            1,
+            vec![101, 102, 103],
+            vec![1],
+        ))
+        .unwrap();
+        w.run_for(10);
+        let mut view = w.view();
+        view.messages = vec![
+            message(1, 102, 101, "FetchRequest", 5),
+            message(2, 101, 102, "FetchResponse", 6),
+            message(3, 103, 101, "PreVoteRequest", 5),
+            message(4, 101, 103, "PreVoteResponse", 7),
+            message(5, 101, 102, "VoteFailed", 7),
+        ];
+        view.recently_delivered.clear();
+        let t = traffic(&view, &[]);
+        assert_eq!(t.links, [(102, 101, "link-fetch", false)]);
+        let labelled: Vec<u64> = t
+            .messages
+            .iter()
+            .filter(|(_, l)| *l)
+            .map(|(d, _)| d.m.id)
+            .collect();
+        assert_eq!(labelled, [4, 5], "the newest message of each pair");
+        let failed = t.messages.iter().find(|(d, _)| d.m.id == 5).unwrap();
+        assert_eq!(
+            (failed.0.from, failed.0.to, failed.0.failed),
+            (102, 101, true),
+            "a failed Vote is drawn as the request to the node that did not answer"
+        );
+        // A lesson that labels Fetch draws fetches as messages.
+        let t = traffic(&view, &["Fetch".to_string()]);
+        assert!(t.links.is_empty());
+        assert_eq!(t.messages.len(), 5);
     }
 }

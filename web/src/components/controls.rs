@@ -6,7 +6,9 @@ use kraft_core::view::{ClusterView, NodeView};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::state::{Action, FRAME_WALL_MS, SIM_MS_PER_FRAME_CHOICES};
+use crate::state::{
+    Action, ADAPTIVE, DEFAULT_SIM_MS_PER_FRAME, FRAME_WALL_MS, SIM_MS_PER_FRAME_CHOICES,
+};
 
 /// Properties of [`Controls`].
 #[derive(Properties, PartialEq)]
@@ -22,6 +24,9 @@ pub struct ControlsProps {
     /// After a rewind: the event count going forward can reach again.
     #[prop_or_default]
     pub redo_end: Option<u64>,
+    /// What the last Step ran, described ("what just ran").
+    #[prop_or_default]
+    pub last_event: Option<String>,
     /// Sends an action to the reducer.
     pub on_action: Callback<Action>,
 }
@@ -40,7 +45,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             .target_unchecked_into::<HtmlSelectElement>()
             .value()
             .parse()
-            .unwrap_or(50);
+            .unwrap_or(DEFAULT_SIM_MS_PER_FRAME);
         Action::SetSpeed(ms)
     });
     let on_slider = props.on_action.reform(|e: Event| {
@@ -54,8 +59,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let view = &props.view;
     let t = crate::chrome::use_chrome();
     let speed_label = |ms: u64| {
+        if ms == ADAPTIVE {
+            return t.adaptive.to_string();
+        }
         let factor = ms as f64 / f64::from(FRAME_WALL_MS);
-        format!("{ms} ms/frame ({factor}×)")
+        format!("{factor}× ({ms} ms / {FRAME_WALL_MS} ms)")
+    };
+    let tick_ms = if props.sim_ms_per_frame == ADAPTIVE {
+        DEFAULT_SIM_MS_PER_FRAME
+    } else {
+        props.sim_ms_per_frame
     };
     html! {
         <section class="panel controls" aria-label="controls">
@@ -65,7 +78,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <button id="btn-step" onclick={send(Action::Step)} disabled={props.playing}
                         title="Run exactly one event (after a rewind: forward along what happened)">{ t.step_event }</button>
                 <button id="btn-step-tick" onclick={send(Action::StepTick)} disabled={props.playing}
-                        title="Run one frame of virtual time">{ format!("+{} ms", props.sim_ms_per_frame) }</button>
+                        title="Run one frame of virtual time">{ format!("+{tick_ms} ms") }</button>
                 <button id="btn-play" class={classes!("play", props.playing.then_some("playing"))}
                         data-playing={props.playing.to_string()} onclick={send(play_action)}>
                     { if props.playing { t.pause } else { t.play } }
@@ -91,6 +104,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }
                 <span class="stat">{ t.in_flight }<strong id="in-flight">{ view.messages.iter().filter(|m| !m.dropped).count() }</strong></span>
             </div>
+            if let Some(what) = &props.last_event {
+                <p id="just-ran" class="just-ran" role="status">{ t.just_ran }<code>{ what.clone() }</code></p>
+            }
             if let Some(e) = &props.last_error {
                 <p id="error" class="error" role="alert">{ e.clone() }</p>
             }

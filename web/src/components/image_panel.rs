@@ -2,10 +2,13 @@
 //! browses it: `/image/cluster/brokers/1`, `/image/topics/byName/orders/0`, ... with a tab per
 //! node that runs a loader and the image's provenance (offset, epoch) on top.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use kraft_core::image::shell_tree::ShellNode;
 use kraft_core::view::{ClusterView, ImageView, NodeView};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of [`ImagePanel`].
@@ -17,6 +20,32 @@ pub struct ImagePanelProps {
     pub selected: i32,
     /// Called with a node id when a tab is clicked.
     pub on_select: Callback<i32>,
+    /// The directories the lecturer opened or closed, kept while the panel is not shown (the
+    /// stage shows one panel at a time).
+    #[prop_or_default]
+    pub toggled: Toggled,
+}
+
+/// Which directories of which node's tree the lecturer opened (`true`) or closed (`false`);
+/// shared by the page so that it outlives the panel. Equal when it is the same map.
+#[derive(Clone, Default)]
+pub struct Toggled(pub Rc<RefCell<BTreeMap<(i32, String), bool>>>);
+
+impl PartialEq for Toggled {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Toggled {
+    /// Whether `path` of node `node`'s tree is drawn open.
+    pub fn is_open(&self, node: i32, path: &str) -> bool {
+        self.0
+            .borrow()
+            .get(&(node, path.to_string()))
+            .copied()
+            .unwrap_or_else(|| open_at_first(path))
+    }
 }
 
 /// Whose image is drawn: the selected node if it runs a MetadataLoader, else the first broker
@@ -68,14 +97,14 @@ pub fn ImagePanel(props: &ImagePanelProps) -> Html {
                 }) }
             </div>
             { match shown.and_then(|n| n.image.as_ref().map(|i| (n, i))) {
-                Some((n, image)) => image_body(n, image),
+                Some((n, image)) => image_body(n, image, &props.toggled),
                 None => html! { <p class="empty">{"no node runs a MetadataLoader"}</p> },
             } }
         </section>
     }
 }
 
-fn image_body(node: &NodeView, image: &ImageView) -> Html {
+fn image_body(node: &NodeView, image: &ImageView, toggled: &Toggled) -> Html {
     let provenance = if image.publish_count == 0 {
         "nothing published yet (MetadataProvenance.EMPTY)".to_string()
     } else {
@@ -102,13 +131,19 @@ fn image_body(node: &NodeView, image: &ImageView) -> Html {
             </p>
             // Keyed by node, so switching tabs draws a fresh tree with its own open/closed state.
             <ul class="shell-tree" key={node.id.to_string()}>
-                { for children.iter().map(|(name, child)| shell_node(name, "", child, &image.changed)) }
+                { for children.iter().map(|(name, child)| shell_node(name, "", child, &image.changed, (node.id, toggled))) }
             </ul>
         </>
     }
 }
 
-fn shell_node(name: &str, parent: &str, node: &ShellNode, changed: &[String]) -> Html {
+fn shell_node(
+    name: &str,
+    parent: &str,
+    node: &ShellNode,
+    changed: &[String],
+    (id, toggled): (i32, &Toggled),
+) -> Html {
     let path = format!("{parent}/{name}");
     match node {
         ShellNode::File(text) => html! {
@@ -122,8 +157,19 @@ fn shell_node(name: &str, parent: &str, node: &ShellNode, changed: &[String]) ->
             html! {
                 <li class={classes!("dir", lit.then_some("changed"), children.is_empty().then_some("empty"))}
                     key={path.clone()} data-path={path.clone()}>
-                    <details open={open_at_first(&path)}>
-                        <summary>
+                    <details open={toggled.is_open(id, &path)}>
+                        // A click on the summary toggles the directory: kept for when the panel is
+                        // drawn again (the `toggle` event does not bubble to Yew's listeners).
+                        <summary onclick={{
+                            let (toggled, path) = (toggled.clone(), path.clone());
+                            Callback::from(move |e: MouseEvent| {
+                                let target: web_sys::Element = e.target_unchecked_into();
+                                let details = target.closest("details").ok().flatten();
+                                if let Some(d) = details.and_then(|d| d.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+                                    toggled.0.borrow_mut().insert((id, path.clone()), !d.open());
+                                }
+                            })
+                        }}>
                             <span class="name">{ format!("{name}/") }</span>
                             if children.is_empty() {
                                 <span class="count">{" (empty)"}</span>
@@ -133,7 +179,7 @@ fn shell_node(name: &str, parent: &str, node: &ShellNode, changed: &[String]) ->
                         </summary>
                         if !children.is_empty() {
                             <ul>
-                                { for children.iter().map(|(n, c)| shell_node(n, &path, c, changed)) }
+                                { for children.iter().map(|(n, c)| shell_node(n, &path, c, changed, (id, toggled))) }
                             </ul>
                         }
                     </details>

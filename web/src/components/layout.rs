@@ -13,7 +13,7 @@ pub const DEFAULT_SPLIT: u32 = 55;
 /// The root font size at first (px), as in the stylesheet.
 pub const DEFAULT_TEXT_SIZE: u32 = 20;
 /// The text sizes offered (px).
-pub const TEXT_SIZES: [u32; 7] = [14, 16, 18, 20, 22, 26, 30];
+pub const TEXT_SIZES: [u32; 8] = [16, 18, 20, 22, 24, 26, 30, 34];
 
 /// The share is kept between these (percent).
 const SPLIT_RANGE: (u32, u32) = (25, 75);
@@ -135,6 +135,23 @@ pub fn Splitter(props: &SplitterProps) -> Html {
     }
 }
 
+/// The text size of the projector preset (px).
+pub const PROJECTOR_TEXT_SIZE: u32 = 24;
+
+/// The event the projector preset sends so that the A− / A+ buttons follow the new size.
+const TEXT_SIZE_EVENT: &str = "kraft-text-size";
+
+/// Sets and keeps a text size, and tells [`TextSize`].
+pub fn set_text_size(px: u32) {
+    save(TEXT_SIZE_KEY, px);
+    apply_text_size(px);
+    if let Some(w) = web_sys::window() {
+        if let Ok(e) = web_sys::Event::new(TEXT_SIZE_EVENT) {
+            let _ = w.dispatch_event(&e);
+        }
+    }
+}
+
 /// A− / A+ in the header: the text size for the room.
 #[component]
 pub fn TextSize() -> Html {
@@ -142,6 +159,18 @@ pub fn TextSize() -> Html {
     {
         let px = *px;
         use_effect_with(px, move |px| apply_text_size(*px));
+    }
+    // The projector preset sets a size from outside.
+    {
+        let px = px.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, TEXT_SIZE_EVENT, move |_| {
+                    px.set(stored_text_size())
+                })
+            });
+            move || drop(listener)
+        });
     }
     let change = |step: i32| {
         let px = px.clone();
@@ -161,6 +190,26 @@ pub fn TextSize() -> Html {
     }
 }
 
+/// Properties of [`ProjectorButton`].
+#[derive(Properties, PartialEq)]
+pub struct ProjectorButtonProps {
+    /// The button's label.
+    pub label: &'static str,
+}
+
+/// The projector preset: the light theme (a projector washes dark themes out) and large text.
+#[component]
+pub fn ProjectorButton(props: &ProjectorButtonProps) -> Html {
+    let onclick = Callback::from(|_: MouseEvent| {
+        super::theme::apply_theme(super::theme::Theme::Light);
+        set_text_size(PROJECTOR_TEXT_SIZE);
+    });
+    html! {
+        <button id="btn-projector" class="projector" {onclick}
+                title="light theme and large text for a projector">{ props.label }</button>
+    }
+}
+
 /// Keeps a share in `localStorage`.
 pub fn save_split(percent: u32) {
     save(SPLIT_KEY, clamp_split(percent));
@@ -177,8 +226,8 @@ mod tests {
         assert_eq!(split_style(55), "--left: 55fr; --right: 45fr;");
         assert_eq!(next_text_size(20, 1), 22);
         assert_eq!(next_text_size(20, -1), 18);
-        assert_eq!(next_text_size(30, 1), 30);
-        assert_eq!(next_text_size(14, -1), 14);
-        assert_eq!(next_text_size(21, 1), 26);
+        assert_eq!(next_text_size(34, 1), 34);
+        assert_eq!(next_text_size(16, -1), 16);
+        assert_eq!(next_text_size(21, 1), 24);
     }
 }

@@ -105,13 +105,13 @@ pub struct LessonPickerProps {
     pub on_action: Callback<Action>,
 }
 
-/// The lesson picker and the ko/en toggle.
+/// The lesson picker.
 #[component]
 pub fn LessonPicker(props: &LessonPickerProps) -> Html {
     let l = labels(props.lang);
-    let titles = use_memo((), |_| {
+    let titles = use_memo(props.lang, |lang| {
         (0..lessons::LESSONS.len())
-            .map(lessons::title)
+            .map(|i| lessons::title_for(i, *lang))
             .collect::<Vec<_>>()
     });
     let on_change = props.on_action.reform(|e: Event| {
@@ -123,7 +123,34 @@ pub fn LessonPicker(props: &LessonPickerProps) -> Html {
         set_query_param("lesson", choice.map(|i| lessons::LESSONS[i].0));
         Action::ChooseLesson(choice)
     });
-    let lang_button = |lang: Lang, label: &str| {
+    html! {
+        <div class="lesson-picker">
+            <label>
+                <span class="visually-hidden">{ l.lesson }</span>
+                <select id="lesson-picker" onchange={on_change} title={l.lesson}>
+                    <option value="" selected={props.current.is_none()}>{ l.free_play }</option>
+                    { for lessons::LESSONS.iter().enumerate().map(|(i, (name, _))| html! {
+                        <option value={*name} selected={props.current == Some(i)}>{ titles[i].clone() }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// Properties of [`LangToggle`].
+#[derive(Properties, PartialEq)]
+pub struct LangToggleProps {
+    /// The language.
+    pub lang: Lang,
+    /// Sends an action to the reducer.
+    pub on_action: Callback<Action>,
+}
+
+/// 한국어 / English: the narration's and the page's language.
+#[component]
+pub fn LangToggle(props: &LangToggleProps) -> Html {
+    let lang_button = |lang: Lang, label: &str, title: &str| {
         let on_click = props.on_action.reform(move |_: MouseEvent| {
             set_query_param("lang", Some(lang.code()));
             Action::SetLang(lang)
@@ -131,50 +158,77 @@ pub fn LessonPicker(props: &LessonPickerProps) -> Html {
         let active = props.lang == lang;
         html! {
             <button id={format!("lang-{}", lang.code())} class={classes!("tab", active.then_some("active"))}
-                    aria-pressed={active.to_string()} onclick={on_click}>{ label.to_string() }</button>
+                    aria-pressed={active.to_string()} onclick={on_click} title={title.to_string()}>{ label.to_string() }</button>
         }
     };
     html! {
-        <div class="lesson-picker">
-            <label>{ l.lesson }{" "}
-                <select id="lesson-picker" onchange={on_change}>
-                    <option value="" selected={props.current.is_none()}>{ l.free_play }</option>
-                    { for lessons::LESSONS.iter().enumerate().map(|(i, (name, _))| html! {
-                        <option value={*name} selected={props.current == Some(i)}>{ titles[i].clone() }</option>
-                    }) }
-                </select>
-            </label>
-            <span class="lang-toggle" id="lang-toggle" role="group" aria-label="language">
-                { lang_button(Lang::Ko, "한국어") }
-                { lang_button(Lang::En, "English") }
-            </span>
-        </div>
+        <span class="lang-toggle" id="lang-toggle" role="group" aria-label="language">
+            { lang_button(Lang::Ko, "한국어", "한국어") }
+            { lang_button(Lang::En, "EN", "English") }
+        </span>
     }
 }
 
-/// Properties of [`LessonPanel`].
+/// Properties of [`LessonPanel`] and [`LessonNav`].
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
     /// The lesson and how far it ran.
     pub run: Rc<LessonRun>,
     /// The narration language.
     pub lang: Lang,
+    /// The played clock (virtual ms) while a wait step plays.
+    #[prop_or_default]
+    pub clock_ms: f64,
     /// Sends an action to the reducer.
     pub on_action: Callback<Action>,
 }
 
-/// The lesson panel.
+/// The lesson's title for `lang` (its `#title-ko:` in Korean when it has one).
+pub fn lesson_title(run: &LessonRun, lang: Lang) -> String {
+    let l = &run.lesson;
+    match lang {
+        Lang::Ko if !l.title_ko.is_empty() => l.title_ko.clone(),
+        _ if !l.title.is_empty() => l.title.clone(),
+        _ => run.name().to_string(),
+    }
+}
+
+/// The header's lesson controls: ⟲ restart, ◀ previous, step k / n, next ▶.
+#[component]
+pub fn LessonNav(props: &LessonPanelProps) -> Html {
+    let l = labels(props.lang);
+    let run = &props.run;
+    let (pos, n) = (run.pos, run.len());
+    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
+    let playing = run.playing.is_some();
+    html! {
+        <div class="lesson-nav" id="lesson-nav">
+            <button id="lesson-prev" onclick={send(Action::LessonPrev)} disabled={pos == 0} title={l.prev}>{"◀"}</button>
+            <span id="lesson-progress" class="progress">{ format!("{} {pos} / {n}", l.step) }</span>
+            <button id="lesson-next" class={classes!("next", playing.then_some("skip"))} onclick={send(Action::LessonNext)}
+                    disabled={pos >= n && !playing} title={l.next}>{ if playing { "▶▶" } else { "▶" } }</button>
+        </div>
+    }
+}
+
+/// The lesson strip: the current step's narration beside its `$ command` and output (or the
+/// wait playing, with how far it is), the pause marker, and a bar of every step to jump to.
 #[component]
 pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let l = labels(props.lang);
+    let t = crate::chrome::use_chrome();
     let run = &props.run;
     let n = run.len();
     let pos = run.pos;
     let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
     let lang = props.lang.code();
 
-    let body = if pos == 0 {
-        html! { <p class="hint" id="lesson-start">{ l.start_hint }</p> }
+    let (narration, terminal, pause) = if pos == 0 {
+        (
+            html! { <p class="hint" id="lesson-start">{ l.start_hint }</p> },
+            html! {},
+            html! {},
+        )
     } else {
         let step = &run.lesson.steps[pos - 1];
         let narration_of = |k: usize| -> Vec<&str> {
@@ -188,7 +242,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
         // A step without narration of its own (the second command of a group) keeps showing the
         // narration of the step that introduced the group, dimmed.
         let own = narration_of(pos - 1);
-        let (narration, carried) = if own.is_empty() {
+        let (texts, carried) = if own.is_empty() {
             let before = (0..pos - 1)
                 .rev()
                 .map(narration_of)
@@ -201,14 +255,35 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
         let output = run.outputs.get(pos - 1).cloned().flatten();
         let mismatch = expected_if_different(step, output.as_deref());
         let failed = output.as_deref().is_some_and(|o| o.starts_with("error: "));
-        html! {
-            <>
-                <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
-                    { for narration.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
+        let playing = run.playing.as_ref().map(|p| {
+            let w = &p.wait;
+            let done = (props.clock_ms - w.start_ms as f64).max(0.0);
+            let span = w.end_ms.saturating_sub(w.start_ms);
+            html! {
+                <div class="wait-playing" id="lesson-playing" data-moment={p.pace.moment.name()}
+                     data-rate={format!("{:.1}", p.pace.rate)}>
+                    <span class="wait-bar"><span class="wait-fill" style={format!("width: {:.1}%", w.progress(props.clock_ms) * 100.0)}></span></span>
+                    <span class="wait-text">{ format!("{} {:.3} / {:.3} s · {}", t.playing, done / 1000.0, span as f64 / 1000.0, moment_text(p.pace.moment.name(), props.lang)) }</span>
+                    <button id="lesson-skip" class="skip" onclick={send(Action::LessonNext)}>{ t.skip }</button>
                 </div>
-                if !step.command.is_empty() {
+            }
+        });
+        (
+            html! {
+                <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
+                    { for texts.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
+                    if pos == n && run.playing.is_none() {
+                        <p class="hint" id="lesson-end">{ l.end }</p>
+                    }
+                </div>
+            },
+            if step.command.is_empty() {
+                html! {}
+            } else {
+                html! {
                     <div class="terminal" id="lesson-terminal">
                         <div class="cmd" id="lesson-command">{ format!("$ {}", step.command) }</div>
+                        { for playing }
                         <pre id="lesson-output" data-pinned={step.expected.is_some().to_string()}
                              class={classes!(failed.then_some("failed"), mismatch.is_some().then_some("mismatch"))}>{ output.clone().unwrap_or_default() }</pre>
                         if let Some(exp) = mismatch {
@@ -219,47 +294,54 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                         }
                     </div>
                 }
-                if step.pause {
-                    <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div>
-                }
-                if pos == n {
-                    <p class="hint" id="lesson-end">{ l.end }</p>
-                }
-            </>
-        }
+            },
+            if step.pause {
+                html! { <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div> }
+            } else {
+                html! {}
+            },
+        )
     };
 
     html! {
         <section class="panel lesson" id="lesson-panel" aria-label="lesson"
                  data-lesson={run.name()} data-step={pos.to_string()} data-steps={n.to_string()}
-                 data-lang={lang}>
-            <div class="lesson-head">
-                <h2 id="lesson-title">{ if run.lesson.title.is_empty() { run.name().to_string() } else { run.lesson.title.clone() } }</h2>
-                <div class="lesson-nav">
-                    <button id="lesson-restart" onclick={send(Action::LessonRestart)} disabled={pos == 0}>{ l.restart }</button>
-                    <button id="lesson-prev" onclick={send(Action::LessonPrev)} disabled={pos == 0}>{ l.prev }</button>
-                    <span id="lesson-progress" class="progress">{ format!("{} {pos} / {n}", l.step) }</span>
-                    <button id="lesson-next" class="next" onclick={send(Action::LessonNext)} disabled={pos >= n}>{ l.next }</button>
-                </div>
+                 data-playing={run.playing.is_some().to_string()} data-lang={lang}>
+            <h2 id="lesson-title" class="visually-hidden">{ lesson_title(run, props.lang) }</h2>
+            <div class="strip-body">
+                <div class="strip-narration">{ narration }{ pause }</div>
+                { terminal }
             </div>
-            <div class="lesson-body">{ body }</div>
-            <div class="lesson-foot">
-                <span class="sub">{ l.steps }</span>
-                <ol class="lesson-steps" id="lesson-steps">
-                    { for run.lesson.steps.iter().enumerate().map(|(i, s)| {
-                        let k = i + 1;
-                        let label = if s.command.is_empty() { "❚❚".to_string() } else { s.command.clone() };
-                        html! {
-                            <li>
-                                <button class={classes!("step-chip", (k == pos).then_some("current"), (k < pos).then_some("done"), s.pause.then_some("pause"))}
-                                        data-step={k.to_string()} title={label} onclick={send(Action::LessonGoto(k))}>{ k }</button>
-                            </li>
-                        }
-                    }) }
-                </ol>
-                <span class="sub keys">{ l.keys }</span>
-            </div>
+            <ol class="lesson-steps" id="lesson-steps" aria-label={l.steps}>
+                { for run.lesson.steps.iter().enumerate().map(|(i, s)| {
+                    let k = i + 1;
+                    let label = if s.command.is_empty() { "❚❚".to_string() } else { s.command.clone() };
+                    html! {
+                        <li>
+                            <button class={classes!("step-chip", (k == pos).then_some("current"), (k < pos).then_some("done"), s.pause.then_some("pause"))}
+                                    data-step={k.to_string()} title={format!("{} {k}: {label}", l.step)}
+                                    aria-label={format!("{} {k}", l.step)} onclick={send(Action::LessonGoto(k))}></button>
+                        </li>
+                    }
+                }) }
+            </ol>
         </section>
+    }
+}
+
+/// What a playing wait's moment is called, for the strip.
+fn moment_text(moment: &str, lang: Lang) -> &'static str {
+    match (moment, lang) {
+        ("election", Lang::Ko) => "선거 중: 아주 느리게",
+        ("election", Lang::En) => "election: very slow",
+        ("commit", Lang::Ko) => "커밋을 기다림: 느리게",
+        ("commit", Lang::En) => "waiting for a commit: slow",
+        ("timer", Lang::Ko) => "타이머가 곧 끝남: 느리게",
+        ("timer", Lang::En) => "a timer runs out: slow",
+        ("session", Lang::Ko) => "세션이 곧 끝남: 느리게",
+        ("session", Lang::En) => "a session runs out: slow",
+        (_, Lang::Ko) => "조용함: 빠르게",
+        (_, Lang::En) => "idle: fast",
     }
 }
 

@@ -10,11 +10,15 @@ pub mod hw_panel;
 pub mod image_panel;
 pub mod layout;
 pub mod lesson_panel;
+pub mod log_strip;
 pub mod log_tail;
 pub mod node_log;
+pub mod partitions_panel;
+pub mod stage;
 pub mod state_diagram;
 pub mod theme;
 pub mod timeline_panel;
+pub mod welcome;
 
 /// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
 pub fn role_class(node: &kraft_core::view::NodeView) -> String {

@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use kraft_core::lesson::stage::Highlight;
 use kraft_core::view::{BatchView, ClusterView, NodeView};
 use yew::prelude::*;
 
@@ -11,6 +12,12 @@ use yew::prelude::*;
 pub struct NodeLogsProps {
     /// The view the logs come from.
     pub view: Rc<ClusterView>,
+    /// Only this node's log (the stage); every node's when `None` (the dashboard).
+    #[prop_or_default]
+    pub only: Option<i32>,
+    /// The batches and offsets the stage lights.
+    #[prop_or_default]
+    pub highlights: Rc<Vec<Highlight>>,
 }
 
 /// One row per node with its log batches.
@@ -26,12 +33,12 @@ pub fn NodeLogs(props: &NodeLogsProps) -> Html {
                 <span class="marker hw">{"HW"}</span>
                 <span class="marker leo">{"LEO"}</span>
             </p>
-            { for props.view.nodes.iter().map(node_log) }
+            { for props.view.nodes.iter().filter(|n| props.only.is_none_or(|id| id == n.id)).map(|n| node_log(n, &props.highlights)) }
         </section>
     }
 }
 
-fn node_log(node: &NodeView) -> Html {
+fn node_log(node: &NodeView, lit: &[Highlight]) -> Html {
     let hw = node.high_watermark;
     let first_shown = node
         .batches
@@ -46,7 +53,7 @@ fn node_log(node: &NodeView) -> Html {
         if hw_before == Some(i) {
             items.push(hw_marker(hw.unwrap_or_default()));
         }
-        items.push(batch(b));
+        items.push(batch(b, lit));
     }
     if let (Some(hw), None) = (hw, hw_before) {
         items.push(hw_marker(hw));
@@ -86,8 +93,12 @@ fn node_log(node: &NodeView) -> Html {
     }
 }
 
-fn batch(b: &BatchView) -> Html {
+fn batch(b: &BatchView, lit: &[Highlight]) -> Html {
+    let lit = lit
+        .iter()
+        .any(|h| h.lights_batch(b.base_offset, b.last_offset));
     let class = classes!(
+        lit.then_some("lit"),
         "batch",
         if b.committed {
             "committed"
@@ -105,6 +116,7 @@ fn batch(b: &BatchView) -> Html {
     html! {
         <span class={class} data-base-offset={b.base_offset.to_string()} data-last-offset={b.last_offset.to_string()}
               data-epoch={b.epoch.to_string()} data-control={b.is_control.to_string()} data-committed={b.committed.to_string()}
+              data-focused={lit.then_some("true")}
               title={b.records.join("\n")}>
             <span class="offsets">{ offsets }</span>
             <span class="epoch">{ format!("e{}", b.epoch) }</span>

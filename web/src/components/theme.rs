@@ -59,12 +59,30 @@ pub fn apply_theme(theme: Theme) {
     if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(THEME_KEY, theme.code());
     }
+    if let (Some(w), Ok(e)) = (web_sys::window(), web_sys::Event::new(THEME_EVENT)) {
+        let _ = w.dispatch_event(&e);
+    }
 }
+
+/// The event [`apply_theme`] sends so that the toggle follows a theme set from elsewhere (the
+/// projector preset).
+const THEME_EVENT: &str = "kraft-theme";
 
 /// The header button that switches between the light and dark theme.
 #[component]
 pub fn ThemeToggle() -> Html {
     let theme = use_state(current_theme);
+    {
+        let theme = theme.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, THEME_EVENT, move |_| {
+                    theme.set(current_theme())
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let onclick = {
         let theme = theme.clone();
         Callback::from(move |_: MouseEvent| {
@@ -74,11 +92,12 @@ pub fn ThemeToggle() -> Html {
         })
     };
     let label = match *theme {
-        Theme::Dark => "☀ Light",
-        Theme::Light => "☾ Dark",
+        Theme::Dark => "☀",
+        Theme::Light => "☾",
     };
     html! {
         <button id="btn-theme" class="theme-toggle" data-theme={theme.code()} {onclick}
-                title="Switch between the light and the dark theme">{ label }</button>
+                title="Switch between the light and the dark theme"
+                aria-label={match *theme { Theme::Dark => "light theme", Theme::Light => "dark theme" }}>{ label }</button>
     }
 }

@@ -118,9 +118,11 @@ fn no_failed_step(seen: &[LessonSeen]) -> Result<()> {
     }
 }
 
-/// Opens `?lesson=NAME&lang=en` and gives what its panel shows at step 0.
+/// Opens `?lesson=NAME&lang=en&play=0` (its waits jump to their end: the lesson checks run
+/// at test speed; [`lesson_election_played`] plays one) and gives what its panel shows at step 0.
 async fn open_lesson(c: &Client, url: &str, name: &str) -> Result<LessonSeen> {
-    c.goto(&format!("{url}?lesson={name}&lang=en")).await?;
+    c.goto(&format!("{url}?lesson={name}&lang=en&play=0"))
+        .await?;
     c.wait()
         .at_most(WAIT_LIMIT)
         .for_element(Locator::Css("#lesson-panel[data-step='0']"))
@@ -284,6 +286,21 @@ pub(super) async fn lesson_election(c: &Client, url: &str, shot: &Path) -> Resul
     Ok(())
 }
 
+/// Clicks the stage's side-panel tab `panel` (`log`, `image`, ...) and waits until it shows.
+pub(super) async fn show_tab(c: &Client, panel: &str) -> Result<()> {
+    click(c, &format!("#tab-{panel}")).await?;
+    wait_until(&format!("the {panel} panel on the stage"), || async {
+        let v = c
+            .execute(
+                "const p = document.getElementById('stage-panel'); return p ? p.dataset.panel : null;",
+                vec![],
+            )
+            .await?;
+        Ok((v.as_str() == Some(panel)).then_some(()))
+    })
+    .await
+}
+
 /// The first step whose command line contains `text`.
 fn step_with<'a>(seen: &'a [LessonSeen], text: &str) -> Result<&'a LessonSeen> {
     seen.iter()
@@ -380,6 +397,7 @@ pub(super) async fn lesson_metadata_log(c: &Client, url: &str, shot: &Path) -> R
     if n1.role != "Leader" || n1.epoch != 1 {
         return Err(format!("node 1 should lead epoch 1: {n1:?}").into());
     }
+    show_tab(c, "log").await?;
     let (leo, log_hw, batches) = node_log(c, 1).await?;
     if log_hw != Some(hw) {
         return Err(format!(
@@ -408,6 +426,7 @@ pub(super) async fn lesson_metadata_log(c: &Client, url: &str, shot: &Path) -> R
         .get(created.step + 1)
         .ok_or("the lesson ends at --create")?;
     jump_back_to(c, after).await?;
+    show_tab(c, "controller").await?;
     let orders = c
         .execute(
             "return !!document.querySelector('#ctrl-current tr[data-key=\"orders\"]');",
@@ -445,6 +464,7 @@ async fn broker_row(c: &Client, id: i32) -> Result<(String, String, String)> {
 pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result<()> {
     let seen = lesson_to_the_end(c, url, "04-fencing").await?;
     no_failed_step(&seen)?;
+    show_tab(c, "brokers").await?;
     let end = broker_row(c, 3).await?;
     if end != ("RUNNING".into(), "running".into(), "false".into()) {
         return Err(format!("at the end broker 3 should run unfenced: {end:?}").into());
@@ -568,6 +588,7 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
         .max()
         .ok_or_else(|| format!("the records step printed {:?}", records.output))?;
     goto_step(c, records.step).await?;
+    show_tab(c, "image").await?;
     show_image_of(c, 1).await?;
     let (_, offset, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
     if offset < last_offset {
@@ -601,11 +622,14 @@ pub(super) async fn lesson_image(c: &Client, seen: &[LessonSeen], shot: &Path) -
     .await?;
     press(c, Key::Right).await?;
     wait_for_step(c, records.step + 1).await?;
+    // The next step shows another panel; back on the image tab the directory is still closed.
+    show_tab(c, "image").await?;
     if image_dir_open(c, "/image/cluster").await? {
         return Err("/image/cluster opened again on the next step".into());
     }
     let end = seen.last().ok_or("the lesson has no steps")?;
     goto_step(c, end.step).await?;
+    show_tab(c, "image").await?;
     show_image_of(c, 3).await?;
     let (_, _, broker3) = image_file(c, "/image/cluster/brokers/3").await?;
     if !broker3

@@ -17,6 +17,8 @@ use serde_json::{json, Value};
 use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
 
 mod lessons;
+mod stage;
+pub(crate) use stage::set_viewport;
 
 use lessons::{
     lesson_election, lesson_fencing, lesson_goes_back, lesson_metadata_log, lesson_timeline_panel,
@@ -274,6 +276,13 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     .await;
     if t.ok() {
         t.check(
+            "first visit: a card offers lesson 02, free play and the keys; Free play dismisses it for good; Lesson 02 opens the lesson on the stage",
+            first_visit(c, url),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
             "shows controllers 101, 102, 103 and brokers 1, 2, 3",
             shows_nodes(c),
         )
@@ -473,6 +482,27 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
             .await;
         }
     }
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "lesson 02 played: after kill -9 101 the drawing shows 102 Prospective → Candidate → Leader and 103 Prospective → Unattached (voted 102) → Follower, a 10-20 s story",
+            stage::lesson_election_played(c, url, &artifacts.join("stage-election.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "every step of every lesson fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no text under 16 px at 1280x720",
+            stage::every_step_fits(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "contrast on the stage, both themes: text at least 4.5:1, lines at least 3:1",
+            stage::contrast(c, url),
+        )
+        .await;
+    }
     if t.ok() {
         t.check(
             "free play: `status` typed into the console prints the status table",
@@ -505,7 +535,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if t.ok() {
         t.check(
-            "messages move along their links with kind labels; delivered and dropped ones stay a while",
+            "messages move along their links, one label per link; fetch and heartbeats as steady links (the legend turns Fetch labels on); a dropped answer fails the link; a request to a killed node is drawn failing at it",
             messages_in_flight(c, url, &artifacts.join("messages.png")),
         )
         .await;
@@ -537,7 +567,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    32 + 2 * usize::from(has_election_lesson())
+    34 + 3 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {
@@ -654,6 +684,51 @@ async fn page_loads(c: &Client, url: &str) -> Result<()> {
     no_errors(c).await?;
     found.map_err(|e| format!("#playground did not appear: {e}"))?;
     Ok(())
+}
+
+/// The first-visit card on a bare address: its three choices; Free play dismisses it and it
+/// does not come back after a reload; in a fresh browser, its lesson button opens lesson 02.
+async fn first_visit(c: &Client, url: &str) -> Result<()> {
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#welcome"))
+        .await
+        .map_err(|e| format!("no first-visit card on a bare address: {e}"))?;
+    for id in ["#welcome-lesson", "#welcome-free", "#welcome-keys"] {
+        c.find(Locator::Css(id))
+            .await
+            .map_err(|e| format!("the first-visit card has no {id}: {e}"))?;
+    }
+    click(c, "#welcome-lesson").await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css(
+            "#playground[data-layout='stage'] #lesson-panel[data-lesson='02-election']",
+        ))
+        .await
+        .map_err(|e| {
+            format!("the card's lesson button did not open lesson 02 on the stage: {e}")
+        })?;
+    // Gone for good: forget it, then dismiss it with Free play, reload.
+    c.execute(
+        "localStorage.removeItem('kraft-visited'); localStorage.removeItem('kraft-session');",
+        vec![],
+    )
+    .await?;
+    c.goto(url).await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#welcome"))
+        .await
+        .map_err(|e| format!("the card did not come back once forgotten: {e}"))?;
+    click(c, "#welcome-free").await?;
+    wait_gone(c, "#welcome", "the first-visit card").await?;
+    reload(c).await?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    if c.find(Locator::Css("#welcome")).await.is_ok() {
+        return Err("the first-visit card came back after a reload".into());
+    }
+    no_errors(c).await
 }
 
 /// One node as the diagram shows it.
@@ -1056,7 +1131,7 @@ async fn node_menu(c: &Client, shot: &Path) -> Result<()> {
         .find(|n| n.id != leader && n.process == "running" && n.role == "Follower")
         .map(|n| n.id)
         .ok_or("no running follower for the node menu")?;
-    click(c, &format!("#node-{id}")).await?;
+    click(c, &format!("#node-{id} .shape")).await?;
     menu_shows(c, id, "running").await?;
     let want = [
         ("stop", true),
@@ -1086,9 +1161,9 @@ async fn node_menu(c: &Client, shot: &Path) -> Result<()> {
         .send_keys(&Key::Escape.to_string())
         .await?;
     wait_gone(c, "#node-menu", "Escape").await?;
-    click(c, &format!("#node-{id}")).await?;
+    click(c, &format!("#node-{id} .shape")).await?;
     menu_shows(c, id, "running").await?;
-    click(c, &format!("#node-{id}")).await?;
+    click(c, &format!("#node-{id} .shape")).await?;
     wait_gone(c, "#node-menu", "a second click").await?;
     let (new_leader, _) = leader_of(&nodes(c).await?).ok_or("no leader after the node menu")?;
     if new_leader != leader {
@@ -1718,7 +1793,8 @@ async fn timer_arcs(c: &Client, leader_id: i32) -> Result<()> {
 
 /// After lesson 02 the state diagram of node 102 lights Leader and highlights Candidate → Leader.
 async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> {
-    click(c, "#node-102").await?;
+    click(c, "#node-102 .shape").await?;
+    lessons::show_tab(c, "states").await?;
     let v = wait_until("#state-diagram of node 102", || async {
         let v = c
             .execute(
@@ -1831,7 +1907,7 @@ async fn url_replays_commands(c: &Client, url: &str) -> Result<WorldSeen> {
     let kill = format!("kill%20-9%20{old_id}");
     let parts = [
         "seed=42",
-        "%23frames",
+        "%23play",
         "run%20until%3Dleader",
         &kill,
         "run%204s",
@@ -1922,6 +1998,8 @@ async fn bad_url_values(c: &Client, url: &str) -> Result<()> {
 }
 
 /// The label the diagram puts on a message kind (the rule of the page's `message_label`).
+/// The label a message of `kind` carries: a request by its API (`PreVote`, `heartbeat`), a
+/// response with `resp`, a failed request with ✕ (the page's `message_label`).
 fn expected_label(kind: &str) -> String {
     let (base, dir) = [
         ("Request", "req"),
@@ -1936,10 +2014,10 @@ fn expected_label(kind: &str) -> String {
     } else {
         base
     };
-    if dir.is_empty() {
-        base.to_string()
-    } else {
-        format!("{base} {dir}")
+    match dir {
+        "resp" => format!("{base} resp"),
+        "failed" => format!("{base} ✕"),
+        _ => base.to_string(),
     }
 }
 
@@ -1953,7 +2031,7 @@ const MESSAGES_JS: &str = "
                  x2: Number(t.getAttribute('x2')), y2: Number(t.getAttribute('y2')),
                  cx: Number(d.getAttribute('cx')), cy: Number(d.getAttribute('cy')) };
     });
-    return read('#messages .message').concat(read('#recent-messages .message'));";
+    return read('#messages .message');";
 
 /// Every message drawn: (id, kind, state, progress, label, drop mark, on its track).
 async fn messages_seen(c: &Client) -> Result<Vec<Value>> {
@@ -1967,7 +2045,8 @@ async fn messages_seen(c: &Client) -> Result<Vec<Value>> {
 fn check_message(m: &Value) -> Result<()> {
     let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let n = |k: &str| m.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    if s("label") != expected_label(&s("kind")) {
+    // At most one label per link: a message carries its kind's label or none.
+    if !s("label").is_empty() && s("label") != expected_label(&s("kind")) {
         return Err(format!("message {m} is labelled `{}`", s("label")).into());
     }
     let p = n("progress");
@@ -1980,12 +2059,38 @@ fn check_message(m: &Value) -> Result<()> {
     }
     match s("state").as_str() {
         "delivered" if p != 1.0 => Err(format!("delivered message {m} is not at its end").into()),
-        "dropped" if m.get("drop") != Some(&json!(true)) => {
-            Err(format!("dropped message {m} has no ✕").into())
+        "dropped" | "failed" if m.get("drop") != Some(&json!(true)) => {
+            Err(format!("dropped or failed message {m} has no ✕").into())
         }
-        "in-flight" | "delivered" | "dropped" => Ok(()),
+        "failed" if p != 1.0 => {
+            Err(format!("failed request {m} is not at the node that did not answer").into())
+        }
+        "in-flight" | "delivered" | "dropped" | "failed" => Ok(()),
         other => Err(format!("message {m} has state `{other}`").into()),
     }
+}
+
+/// The steady links drawn for fetch and heartbeat chatter: (from, to, link class, failed).
+async fn links_seen(c: &Client) -> Result<Vec<(String, String, String, bool)>> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#links .link')).map(l =>
+                 [l.dataset.from, l.dataset.to, l.dataset.link, l.classList.contains('failed')]);",
+            vec![],
+        )
+        .await?;
+    Ok(v.as_array()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            (
+                l[0].as_str().unwrap_or("").to_string(),
+                l[1].as_str().unwrap_or("").to_string(),
+                l[2].as_str().unwrap_or("").to_string(),
+                l[3].as_bool().unwrap_or(false),
+            )
+        })
+        .collect())
 }
 
 /// Messages move along their links with their kind labels: one stepped event at a time a
@@ -1995,6 +2100,8 @@ fn check_message(m: &Value) -> Result<()> {
 async fn messages_in_flight(c: &Client, url: &str, shot: &Path) -> Result<()> {
     c.goto(&format!("{url}?seed=42")).await?;
     wait_loaded(c, "free play").await?;
+    // Fetches as messages (the legend's toggle) for the first part: every event moves one.
+    click(c, "#legend button[data-kind='Fetch']").await?;
     let mut caught = None;
     for _ in 0..200 {
         click(c, "#btn-step").await?;
@@ -2039,22 +2146,33 @@ async fn messages_in_flight(c: &Client, url: &str, shot: &Path) -> Result<()> {
         return Err(format!("message {id} ended as {delivered}").into());
     }
     check_message(&delivered)?;
+    click(c, "#legend button[data-kind='Fetch']").await?;
 
     set_speed(c, "25").await?;
     let mut kinds = std::collections::BTreeSet::new();
-    let wanted = ["Vote", "BeginQuorumEpoch", "Fetch", "heartbeat"];
+    let mut links = std::collections::BTreeSet::new();
+    let wanted = ["Vote", "BeginQuorumEpoch"];
+    let wanted_links = ["link-fetch", "link-heartbeat"];
     for _ in 0..400 {
         for m in messages_seen(c).await? {
             check_message(&m)?;
-            let label = m.get("label").and_then(Value::as_str).unwrap_or("");
-            let base = label.split(' ').next().unwrap_or("");
+            let kind = m.get("kind").and_then(Value::as_str).unwrap_or("");
+            let base = ["Request", "Response", "Failed"]
+                .iter()
+                .find_map(|s| kind.strip_suffix(s))
+                .unwrap_or(kind);
             kinds.insert(if base == "PreVote" {
                 "Vote".to_string()
             } else {
                 base.to_string()
             });
         }
-        if wanted.iter().all(|k| kinds.contains(*k)) {
+        for (_, _, class, _) in links_seen(c).await? {
+            links.insert(class);
+        }
+        if wanted.iter().all(|k| kinds.contains(*k))
+            && wanted_links.iter().all(|k| links.contains(*k))
+        {
             break;
         }
         click(c, "#btn-step-tick").await?;
@@ -2062,21 +2180,100 @@ async fn messages_in_flight(c: &Client, url: &str, shot: &Path) -> Result<()> {
     if let Some(missing) = wanted.iter().find(|k| !kinds.contains(**k)) {
         return Err(format!("no `{missing}` message drawn; saw {kinds:?}").into());
     }
+    if let Some(missing) = wanted_links.iter().find(|k| !links.contains(**k)) {
+        return Err(format!("no `{missing}` link drawn; saw {links:?}").into());
+    }
+    // Fetch and heartbeats are links, not labelled messages; the legend turns Fetch labels on.
+    if messages_seen(c).await?.iter().any(|m| {
+        m.get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k.starts_with("Fetch") && !k.starts_with("FetchSnapshot"))
+    }) {
+        return Err("a Fetch is drawn as a message while its labels are off".into());
+    }
+    click(c, "#legend button[data-kind='Fetch']").await?;
+    let fetch = wait_until(
+        "Fetch drawn as labelled messages once the legend turns them on",
+        || async {
+            click(c, "#btn-step-tick").await?;
+            Ok(messages_seen(c).await?.into_iter().find(|m| {
+                m.get("kind")
+                    .and_then(Value::as_str)
+                    .is_some_and(|k| k == "FetchRequest" || k == "FetchResponse")
+                    && m.get("label")
+                        .and_then(Value::as_str)
+                        .is_some_and(|l| !l.is_empty())
+            }))
+        },
+    )
+    .await?;
+    check_message(&fetch)?;
+    click(c, "#legend button[data-kind='Fetch']").await?;
+    // At most one label per link, none over a node: every label sits between its link's ends.
+    let per_link = c
+        .execute(
+            "const seen = {}; let worst = null;
+             for (const g of document.querySelectorAll('#messages .message')) {
+                 if (!g.querySelector('.msg-label')) continue;
+                 const k = [g.dataset.drawnFrom, g.dataset.drawnTo].sort().join('-');
+                 seen[k] = (seen[k] || 0) + 1;
+                 if (seen[k] > 1) worst = k;
+             }
+             return worst;",
+            vec![],
+        )
+        .await?;
+    if !per_link.is_null() {
+        return Err(format!("the link {per_link} carries more than one label").into());
+    }
     let (leader, _) = leader_of(&nodes(c).await?).ok_or("no leader")?;
     let follower = [101, 102, 103]
         .into_iter()
         .find(|&i| i != leader)
         .unwrap_or(101);
     type_command(c, &format!("drop from={leader} to={follower}")).await?;
-    let dropped = wait_until("a message drawn as dropped", || async {
+    // The follower's fetches get no answer: its link is drawn failing.
+    wait_until("the follower's fetch link drawn failing", || async {
         click(c, "#btn-step").await?;
-        Ok(messages_seen(c)
+        Ok(links_seen(c)
             .await?
             .into_iter()
-            .find(|m| m.get("state") == Some(&json!("dropped"))))
+            .find(|(from, to, class, failed)| {
+                *failed
+                    && class == "link-fetch"
+                    && *from == follower.to_string()
+                    && *to == leader.to_string()
+            }))
     })
     .await?;
-    check_message(&dropped)?;
+    // A killed node's requests fail: drawn as the request with ✕ at the node that did not answer.
+    click(c, &format!("#btn-kill-{leader}")).await?;
+    let failed = wait_until(
+        "a request to the killed leader drawn failing at it",
+        || async {
+            click(c, "#btn-step-tick").await?;
+            Ok(messages_seen(c)
+                .await?
+                .into_iter()
+                .find(|m| m.get("state") == Some(&json!("failed"))))
+        },
+    )
+    .await?;
+    check_message(&failed)?;
+    let drawn_to = failed.get("id").and_then(|_| failed.get("kind")).cloned();
+    let to_leader = c
+        .execute(
+            "const g = document.querySelector('#messages .message[data-state=\"failed\"]');
+             return g ? g.dataset.drawnTo : null;",
+            vec![],
+        )
+        .await?;
+    if to_leader.as_str() != Some(&leader.to_string()) {
+        return Err(format!(
+            "a failed {drawn_to:?} is drawn towards {to_leader}, not the killed {leader}"
+        )
+        .into());
+    }
     screenshot(c, shot).await;
     no_errors(c).await
 }

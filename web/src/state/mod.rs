@@ -6,9 +6,16 @@ use std::rc::Rc;
 
 use kraft_core::lesson::rewind::{Input, Rewind};
 use kraft_core::lesson::runner::step_output;
+use kraft_core::lesson::stage::Stage;
+use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::{Console, Lesson};
+use kraft_core::view::pace::Pace;
 use kraft_core::view::{ClusterView, TimelineView};
 use yew::Reducible;
+
+mod play;
+
+pub use play::{begin_step, StepStart, ADAPTIVE, PLAY_PREFIX};
 
 use crate::lessons;
 use crate::share::{self, NEXT_STEP_LINE};
@@ -17,9 +24,11 @@ use crate::share::{self, NEXT_STEP_LINE};
 pub const FRAME_WALL_MS: u32 = 50;
 /// Virtual milliseconds run per frame unless the user picks another speed.
 pub const DEFAULT_SIM_MS_PER_FRAME: u64 = 50;
-/// The speeds offered in the speed menu, as virtual milliseconds per frame: a log scale
-/// (1-2.5-5 steps) from 1/50 of real time to 20 times it.
-pub const SIM_MS_PER_FRAME_CHOICES: [u64; 10] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000];
+/// The speeds offered in the speed menu, as virtual milliseconds per [`FRAME_WALL_MS`] of wall
+/// time: [`ADAPTIVE`] (slow where the protocol acts, fast where nothing happens), then a log
+/// scale (1-2.5-5 steps) from 1/50 of real time to 20 times it.
+pub const SIM_MS_PER_FRAME_CHOICES: [u64; 11] =
+    [ADAPTIVE, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000];
 /// Seed used when the page URL has no `?seed=N`.
 pub const DEFAULT_SEED: u64 = 42;
 /// The controllers (voters of the metadata quorum) of the default cluster.
@@ -86,8 +95,17 @@ pub enum Action {
     Stop(i32),
     /// `SIGCONT` the node.
     Cont(i32),
-    /// One frame of the play timer: advance virtual time when playing.
+    /// One frame of the play timer of [`FRAME_WALL_MS`]: advance virtual time when playing.
     Tick,
+    /// One animation frame, `wall_us` wall-clock microseconds after the last: plays the
+    /// lesson's wait step, or free play's virtual time while playing.
+    Frame {
+        /// Wall-clock microseconds since the last frame.
+        wall_us: u32,
+    },
+    /// Whether a lesson's wait steps (`sleep`, `run until=`) play on screen (else they jump to
+    /// their end at once).
+    SetPlayWaits(bool),
     /// Choose how many virtual milliseconds one frame runs.
     SetSpeed(u64),
     /// Run a line typed into the console.
@@ -106,6 +124,25 @@ pub enum Action {
     SetLang(Lang),
 }
 
+impl Action {
+    /// Whether it changes the world (not only how the page plays or shows it).
+    pub fn changes_world(&self) -> bool {
+        matches!(
+            self,
+            Action::Step
+                | Action::StepBack
+                | Action::RewindTo(_)
+                | Action::StepTick
+                | Action::Play
+                | Action::Kill(_)
+                | Action::Restart(_)
+                | Action::Stop(_)
+                | Action::Cont(_)
+                | Action::Exec(_)
+        )
+    }
+}
+
 /// A lesson being played: which one, and how far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LessonRun {
@@ -115,11 +152,25 @@ pub struct LessonRun {
     pub lesson: Rc<Lesson>,
     /// How many steps ran (0 = none yet, `steps.len()` = the end).
     pub pos: usize,
-    /// What each step that ran printed (`None` for a step without a command); `pos` entries.
+    /// What each step that ran printed (`None` for a step without a command, and for the step
+    /// still playing); `pos` entries.
     pub outputs: Vec<Option<String>>,
+    /// The stage after each step (see [`Stage::of_lesson`]).
+    pub stages: Rc<Vec<Stage>>,
+    /// The wait step being played (step `pos`), while it plays.
+    pub playing: Option<PlayedWait>,
 }
 
 impl LessonRun {
+    /// The stage now: after the last step that ran (the default stage before the first).
+    pub fn stage(&self) -> Stage {
+        self.pos
+            .checked_sub(1)
+            .and_then(|k| self.stages.get(k))
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// The lesson's name (`03-timeline`).
     pub fn name(&self) -> &'static str {
         lessons::LESSONS[self.index].0
@@ -181,6 +232,15 @@ pub struct Playground {
     pub rewind: Rc<RefCell<Rewind>>,
     /// The map of the console's `timeline` commands, once one of them changed it.
     pub timeline: Option<Rc<TimelineView>>,
+    /// The played clock (virtual ms, with the fraction not run yet) the drawing interpolates
+    /// to: at least the world's time.
+    pub clock_ms: f64,
+    /// Whether a lesson's wait steps play on screen (`?play=0` turns it off).
+    pub play_waits: bool,
+    /// Free play's adaptive speed, while playing at [`ADAPTIVE`].
+    pub pace: Option<Pace>,
+    /// What the last Step button ran ("what just ran").
+    pub last_event: Option<String>,
 }
 
 impl PartialEq for Playground {
@@ -222,6 +282,8 @@ impl Playground {
             step: None,
             cmds: Vec::new(),
             url_error: None,
+            present: false,
+            play_waits: true,
         }
         .build()
     }
@@ -234,13 +296,17 @@ impl Playground {
             sim_ms_per_frame: DEFAULT_SIM_MS_PER_FRAME,
             last_error: None,
             revision: 0,
-            lang: config.lang,
-            config,
             lesson: None,
             scrollback: Rc::new(Vec::new()),
             history: Rc::new(Vec::new()),
             rewind: Rc::new(RefCell::new(new_rewind(&Console::new()))),
             timeline: None,
+            clock_ms: 0.0,
+            play_waits: config.play_waits,
+            pace: None,
+            last_event: None,
+            lang: config.lang,
+            config,
         }
     }
 
@@ -264,11 +330,14 @@ impl Playground {
         let lesson = lessons::parse(index).map_err(|e| e.to_string())?;
         self.console = Rc::new(RefCell::new(Console::new()));
         self.history = Rc::new(Vec::new());
+        let stages = Rc::new(Stage::of_lesson(&lesson));
         self.lesson = Some(Rc::new(LessonRun {
             index,
             lesson: Rc::new(lesson),
             pos: 0,
             outputs: Vec::new(),
+            stages,
+            playing: None,
         }));
         Ok(())
     }
@@ -289,22 +358,38 @@ impl Playground {
         self.lesson = Some(Rc::new(LessonRun {
             pos,
             outputs,
+            playing: None,
             ..(*run).clone()
         }));
     }
 
-    /// Runs the lesson's next step on the current console.
-    fn lesson_next(&mut self) {
+    /// Runs the lesson's next step on the current console: a wait step starts playing (when
+    /// waits play), any other step runs at once. While a wait plays, it runs to its end at once
+    /// instead (the lecturer skips it).
+    fn lesson_next(&mut self, play_waits: bool) {
         let Some(run) = self.lesson.clone() else {
             return;
         };
+        if run.playing.is_some() {
+            self.skip_wait();
+            return;
+        }
         let Some(step) = run.lesson.steps.get(run.pos) else {
             return;
         };
-        let out = (!step.command.is_empty())
-            .then(|| step_output(&mut self.console.borrow_mut(), &step.command));
         let mut next = (*run).clone();
-        next.outputs.push(out);
+        if step.command.is_empty() {
+            next.outputs.push(None);
+        } else {
+            let mut console = self.console.borrow_mut();
+            match begin_step(&mut console, &step.command, play_waits) {
+                StepStart::Ran(out) => next.outputs.push(Some(out)),
+                StepStart::Plays(played) => {
+                    next.outputs.push(None);
+                    next.playing = Some(*played);
+                }
+            }
+        }
         next.pos += 1;
         self.lesson = Some(Rc::new(next));
         if !self.history.is_empty() {
@@ -353,17 +438,6 @@ impl Playground {
                 }
                 "step".to_string()
             }
-            Action::StepTick | Action::Tick => {
-                // Frames, not `run Nms`: the address says what was done, frame by frame.
-                let ms = self.sim_ms_per_frame;
-                if let Some((n, m)) = history.last().and_then(|l| frames_line(l).ok()) {
-                    if m == ms {
-                        *history.last_mut().expect("checked") = frames_text(n + 1, ms);
-                        return;
-                    }
-                }
-                frames_text(1, ms)
-            }
             Action::Kill(id) => format!("kill -9 {id}"),
             Action::Restart(id) => format!("start {id}"),
             Action::Stop(id) => format!("kill -STOP {id}"),
@@ -373,7 +447,8 @@ impl Playground {
         history.push(line);
     }
 
-    /// Replays `n` play frames of `ms` each, as [`Action::Tick`] ran them, and keeps the line.
+    /// Replays `n` play frames of `ms` each (`#frames`, or `#play` as one frame), and keeps the
+    /// line.
     fn replay_frames(&mut self, line: &str, n: u64, ms: u64, errors: &mut Vec<String>) {
         if self.console.borrow().world.is_none() {
             errors.push(format!("`{line}`: no cluster yet"));
@@ -493,12 +568,20 @@ impl Playground {
         for line in cmds {
             if line == NEXT_STEP_LINE {
                 if self.lesson.is_some() {
-                    self.lesson_next();
+                    // An address replays a lesson's waits at once.
+                    self.lesson_next(false);
                 }
             } else if line.starts_with(FRAMES_PREFIX) {
                 match frames_line(line) {
                     Ok((n, ms)) => self.replay_frames(line, n, ms, &mut errors),
                     Err(e) => errors.push(e),
+                }
+            } else if line.starts_with(PLAY_PREFIX) {
+                match play::play_line(line).filter(|ms| *ms <= MAX_REPLAY_PLAY_MS) {
+                    Some(ms) => self.replay_frames(line, 1, ms, &mut errors),
+                    None => errors.push(format!(
+                        "`{line}` is not `{PLAY_PREFIX}Tms` with T at most {MAX_REPLAY_PLAY_MS}"
+                    )),
                 }
             } else {
                 self.exec_line(line);
@@ -515,21 +598,19 @@ impl Playground {
 
     /// Applies an action that drives the world; `Err` with what went wrong.
     fn world_action(&mut self, action: &Action) -> Result<(), String> {
-        let mut console = self.console.borrow_mut();
+        let console_rc = Rc::clone(&self.console);
+        let mut console = console_rc.borrow_mut();
         let Some(world) = console.world.as_mut() else {
             return Err("no cluster yet: run a `cluster` command first".into());
         };
         match *action {
-            Action::Step => {
-                if !world.step() {
-                    return Err("no event is pending".to_string());
+            Action::Step => match world.step_described() {
+                Some(what) => {
+                    self.last_event = Some(what);
+                    Ok(())
                 }
-                Ok(())
-            }
-            Action::StepTick | Action::Tick => {
-                world.run_for(self.sim_ms_per_frame);
-                Ok(())
-            }
+                None => Err("no event is pending".to_string()),
+            },
             Action::Kill(id) => world.kill(id).map_err(|e| format!("kill -9 {id}: {e}")),
             Action::Restart(id) => world.restart(id).map_err(|e| format!("restart {id}: {e}")),
             Action::Stop(id) => world.stop(id).map_err(|e| format!("STOP {id}: {e}")),
@@ -543,26 +624,49 @@ impl Reducible for Playground {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        if action == Action::Tick && (!self.playing || self.view.is_none()) {
-            // A frame that fired after Pause, or with no world to run.
+        let frame = match action {
+            Action::Tick => Some(f64::from(FRAME_WALL_MS)),
+            Action::Frame { wall_us } => Some(f64::from(wall_us) / 1000.0),
+            _ => None,
+        };
+        if frame.is_some() && !self.animating() {
+            // A frame that fired after Pause or a wait's end, or with no world to run.
             return self;
         }
         let mut next = (*self).clone();
+        let world_before = next.world_key();
         next.revision += 1;
         next.last_error = None;
+        if !matches!(action, Action::Step) {
+            next.last_event = None;
+        }
+        // Anything else that changes the world first runs a playing wait to its end, so that
+        // the address (which replays the wait at once) gives the same world.
+        if next.playing_wait() && action.changes_world() {
+            next.skip_wait();
+        }
         let result = match action {
+            _ if frame.is_some() => next.frame(frame.unwrap_or_default()),
             Action::Play => {
                 next.playing = next.view.is_some();
+                next.pace = None;
                 Ok(())
             }
             Action::Pause => {
                 next.playing = false;
+                next.pace = None;
                 Ok(())
             }
             Action::SetSpeed(ms) => {
-                next.sim_ms_per_frame = ms.max(1);
+                next.sim_ms_per_frame = ms;
+                next.pace = None;
                 Ok(())
             }
+            Action::SetPlayWaits(on) => {
+                next.play_waits = on;
+                Ok(())
+            }
+            Action::StepTick => next.step_tick(),
             Action::SetLang(lang) => {
                 next.lang = lang;
                 Ok(())
@@ -573,7 +677,8 @@ impl Reducible for Playground {
             }
             Action::LessonNext => {
                 next.playing = false;
-                next.lesson_next();
+                let play = next.play_waits;
+                next.lesson_next(play);
                 Ok(())
             }
             Action::LessonPrev => {
@@ -617,7 +722,7 @@ impl Reducible for Playground {
                 let done = next.world_action(a);
                 if done.is_ok() {
                     next.record(a);
-                    if let Some(input) = rewind_input(a, next.sim_ms_per_frame) {
+                    if let Some(input) = rewind_input(a) {
                         next.record_input(input, before);
                     }
                 }
@@ -627,10 +732,14 @@ impl Reducible for Playground {
         if let Err(e) = result {
             next.last_error = Some(e);
         }
-        next.refresh_view();
+        // A frame that ran nothing keeps the view (and the panels that draw only it).
+        if frame.is_none() || next.world_key() != world_before {
+            next.refresh_view();
+        }
         if next.view.is_none() {
             next.playing = false;
         }
+        next.settle_clock();
         Rc::new(next)
     }
 }
@@ -665,22 +774,27 @@ pub struct PageConfig {
     pub cmds: Vec<String>,
     /// What was wrong with `step=` or `cmds=` (shown on the page; the rest still loads).
     pub url_error: Option<String>,
+    /// `?present=1`: the one-screen lecture stage in free play too (lessons always use it).
+    pub present: bool,
+    /// `?play=0`: a lesson's wait steps jump to their end instead of playing on screen.
+    pub play_waits: bool,
 }
 
 /// In `cmds`, a line `#frames N MSms` stands for N frames of the play timer, MS virtual ms each.
 pub const FRAMES_PREFIX: &str = "#frames ";
 /// At most this many play frames are replayed from one `#frames` line.
 pub const MAX_REPLAY_FRAMES: u64 = 200_000;
+/// At most this much virtual time (ms) is replayed from one `#play` line (an hour).
+pub const MAX_REPLAY_PLAY_MS: u64 = 3_600_000;
 
 fn new_rewind(console: &Console) -> Rewind {
     Rewind::new(console, REWIND_CHECKPOINTS, REWIND_EVERY_EVENTS)
 }
 
-/// The rewind input a button's action is.
-fn rewind_input(action: &Action, ms_per_frame: u64) -> Option<Input> {
+/// The rewind input a button's action is (played time is kept as it runs, see `play.rs`).
+fn rewind_input(action: &Action) -> Option<Input> {
     Some(match *action {
         Action::Step => Input::Step(1),
-        Action::StepTick | Action::Tick => Input::RunFor(ms_per_frame),
         Action::Kill(id) => Input::Exec(format!("kill -9 {id}")),
         Action::Restart(id) => Input::Exec(format!("start {id}")),
         Action::Stop(id) => Input::Exec(format!("kill -STOP {id}")),
@@ -699,19 +813,13 @@ fn history_lines<'a>(inputs: impl Iterator<Item = &'a Input>) -> Vec<String> {
                 Some(m) => *out.last_mut().expect("checked") = format!("step {}", m + n),
                 None => out.push(format!("step {n}")),
             },
-            Input::RunFor(ms) => match out.last().and_then(|l| frames_line(l).ok()) {
-                Some((k, m)) if m == *ms => {
-                    *out.last_mut().expect("checked") = frames_text(k + 1, *ms)
-                }
-                _ => out.push(frames_text(1, *ms)),
+            Input::RunFor(ms) => match out.last().and_then(|l| play::play_line(l)) {
+                Some(t) => *out.last_mut().expect("checked") = play::play_text(t + ms),
+                None => out.push(play::play_text(*ms)),
             },
         }
     }
     out
-}
-
-fn frames_text(n: u64, ms: u64) -> String {
-    format!("{FRAMES_PREFIX}{n} {ms}ms")
 }
 
 /// Reads `#frames N MSms`: (N, MS).
@@ -783,7 +891,9 @@ impl PageConfig {
                 .map(str::to_string),
             lang: query_value(query, "lang")
                 .and_then(Lang::from_code)
-                .unwrap_or_default(),
+                .unwrap_or_else(browser_lang),
+            present: query_value(query, "present").is_some_and(|v| v == "1"),
+            play_waits: query_value(query, "play") != Some("0"),
         })
     }
 
@@ -813,6 +923,25 @@ impl PageConfig {
         }
         p.refresh_view();
         Ok(p)
+    }
+}
+
+/// The language the browser prefers: Korean for `ko…`, English for anything else; Korean where
+/// there is no browser (native tests).
+fn browser_lang() -> Lang {
+    #[cfg(target_arch = "wasm32")]
+    if let Some(l) = web_sys::window().and_then(|w| w.navigator().language()) {
+        return lang_for(&l);
+    }
+    Lang::default()
+}
+
+/// The page language for a browser language tag (`ko-KR` → Korean, `en-US`, `de` → English).
+pub fn lang_for(tag: &str) -> Lang {
+    if tag.to_ascii_lowercase().starts_with("ko") {
+        Lang::Ko
+    } else {
+        Lang::En
     }
 }
 
@@ -1040,7 +1169,7 @@ mod tests {
         assert_eq!(
             s.history[..3],
             [
-                "#frames 40 50ms".to_string(),
+                "#play 2000ms".to_string(),
                 "step 2".into(),
                 "run until=leader".into()
             ]
@@ -1061,7 +1190,7 @@ mod tests {
 
     #[test]
     fn the_address_replays_a_lesson_with_commands_between_steps() {
-        let mut s = open("?lesson=02-election&lang=en");
+        let mut s = open("?lesson=02-election&lang=en&play=0");
         for _ in 0..4 {
             s = s.reduce(Action::LessonNext);
         }
@@ -1069,7 +1198,7 @@ mod tests {
         s = s.reduce(Action::LessonNext).reduce(Action::LessonNext);
         assert_eq!(s.history[..], ["run 1s", NEXT_STEP_LINE, NEXT_STEP_LINE]);
         assert_eq!(s.share_params().0.as_deref(), Some("6"));
-        let again = reopen(&s, "?lesson=02-election&lang=en");
+        let again = reopen(&s, "?lesson=02-election&lang=en&play=0");
         assert_eq!(again.lesson.as_ref().unwrap().pos, 6);
         assert_eq!(
             again.lesson.as_ref().unwrap().outputs,
@@ -1078,6 +1207,86 @@ mod tests {
         assert_eq!(again.view, s.view);
         let back = s.reduce(Action::LessonPrev);
         assert!(back.history.is_empty(), "a rewind replays the lesson alone");
+    }
+
+    /// Frames until the lesson's playing wait ends (at most `limit`); how many it took.
+    fn play_out(mut s: Rc<Playground>, limit: u32) -> (Rc<Playground>, u32) {
+        for n in 1..=limit {
+            s = s.reduce(Action::Frame { wall_us: 16_667 });
+            if !s.playing_wait() {
+                return (s, n);
+            }
+        }
+        (s, limit)
+    }
+
+    #[test]
+    fn a_lessons_wait_plays_frame_by_frame_and_prints_the_pinned_output() {
+        // States share their console (the world is changed in place), so each branch below
+        // starts from a fresh page.
+        let two_steps = |query: &str| {
+            open(query)
+                .reduce(Action::LessonNext)
+                .reduce(Action::LessonNext)
+        };
+        let want = two_steps("?lesson=02-election&lang=en&play=0");
+        let want_outputs = want.lesson.as_ref().unwrap().outputs.clone();
+        // Step 2 is `run until=leader`: it plays.
+        let s = two_steps("?lesson=02-election&lang=en");
+        assert!(s.playing_wait() && s.animating());
+        let run = s.lesson.clone().unwrap();
+        assert_eq!(
+            (run.pos, run.outputs[1].as_ref()),
+            (2, None),
+            "no output while it plays"
+        );
+        let (played, frames) = play_out(s, 60 * 60);
+        assert!(
+            frames > 60,
+            "an election is played over seconds, not one frame: {frames}"
+        );
+        assert_eq!(played.lesson.as_ref().unwrap().outputs, want_outputs);
+        assert_eq!(played.view, want.view, "the same world");
+        // The address of a played lesson gives the same state.
+        let again = reopen(&played, "?lesson=02-election&lang=en");
+        assert_eq!(again.view, played.view);
+        // → while it plays skips to its end, with the same output; so does a typed command.
+        let skipped = two_steps("?lesson=02-election&lang=en")
+            .reduce(Action::Frame { wall_us: 16_667 })
+            .reduce(Action::LessonNext);
+        assert!(!skipped.playing_wait());
+        assert_eq!(
+            skipped.lesson.as_ref().unwrap().pos,
+            2,
+            "a skip does not run the next step"
+        );
+        assert_eq!(skipped.lesson.as_ref().unwrap().outputs, want_outputs);
+        assert_eq!(skipped.view, want.view);
+        let typed = two_steps("?lesson=02-election&lang=en").reduce(Action::Exec("mark x".into()));
+        assert!(!typed.playing_wait());
+        assert_eq!(typed.lesson.as_ref().unwrap().outputs, want_outputs);
+    }
+
+    #[test]
+    fn free_play_plays_frames_at_a_speed_or_adaptive_and_the_address_replays_them() {
+        for speed in [ADAPTIVE, 50, 1000] {
+            let mut s = open("?seed=5")
+                .reduce(Action::SetSpeed(speed))
+                .reduce(Action::Play);
+            for _ in 0..90 {
+                s = s.reduce(Action::Frame { wall_us: 16_667 });
+            }
+            s = s.reduce(Action::Pause);
+            let v = s.view.clone().unwrap();
+            assert!(v.now_ms > 0, "speed {speed}");
+            assert!(
+                s.history.iter().all(|l| l.starts_with(PLAY_PREFIX)),
+                "{:?}",
+                s.history
+            );
+            let again = reopen(&s, "?seed=5");
+            assert_eq!(again.view.as_ref().unwrap(), &v, "speed {speed}");
+        }
     }
 
     #[test]

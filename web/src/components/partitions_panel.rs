@@ -1,0 +1,63 @@
+//! The data partitions as the active controller has them: leader, replicas, ISR (what
+//! `kafka-topics.sh --describe` prints), a replica out of the ISR in red.
+
+use std::rc::Rc;
+
+use kraft_core::lesson::stage::Highlight;
+use kraft_core::view::ClusterView;
+use yew::prelude::*;
+
+/// Properties of [`PartitionsPanel`].
+#[derive(Properties, PartialEq)]
+pub struct PartitionsPanelProps {
+    /// The view the partitions come from.
+    pub view: Rc<ClusterView>,
+    /// What the stage lights.
+    #[prop_or_default]
+    pub highlights: Rc<Vec<Highlight>>,
+}
+
+/// The panel.
+#[component]
+pub fn PartitionsPanel(props: &PartitionsPanelProps) -> Html {
+    let t = crate::chrome::use_chrome();
+    let parts = &props.view.partitions;
+    let ids = |v: &[i32]| {
+        v.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    html! {
+        <section class="panel partitions-panel" id="partitions-panel" data-count={parts.len().to_string()}>
+            <h2>{ t.partitions }</h2>
+            if parts.is_empty() {
+                <p class="empty">{ t.no_partitions }</p>
+            } else {
+                <table class="partitions-table">
+                    <thead><tr><th>{"Topic"}</th><th>{"Partition"}</th><th>{"Leader"}</th><th>{"Replicas"}</th><th>{"Isr"}</th></tr></thead>
+                    <tbody>
+                        { for parts.iter().map(|p| {
+                            let lit = props.highlights.iter().any(|h| matches!(h, Highlight::Partition { topic, partition } if *topic == p.topic && *partition == p.partition));
+                            html! {
+                                <tr data-partition={format!("{}-{}", p.topic, p.partition)} data-leader={p.leader.to_string()}
+                                    data-isr={ids(&p.isr)} class={classes!(lit.then_some("lit"))} data-focused={lit.then_some("true")}>
+                                    <td>{ p.topic.clone() }</td>
+                                    <td class="num">{ p.partition }</td>
+                                    <td class="num">{ p.leader }</td>
+                                    <td class="num">{ ids(&p.replicas) }</td>
+                                    <td class="num">
+                                        { for p.replicas.iter().map(|r| {
+                                            let inside = p.isr.contains(r);
+                                            html! { <span class={classes!("isr-member", (!inside).then_some("out-of-isr"))}>{ if inside { r.to_string() } else { format!("✕{r}") } }</span> }
+                                        }) }
+                                    </td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </section>
+    }
+}
