@@ -266,18 +266,18 @@ async fn frame_rate(c: &Client, base: &str) -> Result<()> {
         println!("  free play, {label:>8}:          {fps:5.1} fps, p95 frame {p95:5.1} ms, {long} frames over 25 ms");
     }
     // Lesson 02's kill step, played: from the kill to the end of `sleep 15s`.
-    c.goto(&format!("{base}?lesson=02-election&lang=en&step=12"))
-        .await?;
-    c.wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("#lesson-panel[data-step='12']"))
-        .await?;
-    c.execute(
-        "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));",
-        vec![],
+    let base_url = base.trim_end_matches('?');
+    crate::browser::open_lesson_at(c, base_url, "lesson=02-election&lang=en", 0).await?;
+    let kill = crate::browser::step_of(c, "kill -9 101").await?;
+    crate::browser::open_lesson_at(
+        c,
+        base_url,
+        &format!("lesson=02-election&lang=en&step={kill}"),
+        kill,
     )
     .await?;
+    c.find(Locator::Css("#lesson-next")).await?.click().await?;
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let playing = c
         .execute(
             "return document.getElementById('lesson-panel').dataset.playing;",

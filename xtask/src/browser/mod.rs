@@ -18,7 +18,7 @@ use crate::{dist_dir, root_dir, run as run_cmd, serve, Result};
 
 mod lessons;
 mod stage;
-pub(crate) use stage::set_viewport;
+pub(crate) use stage::{open_at as open_lesson_at, set_viewport, step_of};
 
 use lessons::{
     lesson_election, lesson_fencing, lesson_goes_back, lesson_metadata_log, lesson_timeline_panel,

@@ -93,7 +93,7 @@ pub(crate) async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<()> {
 }
 
 /// Opens `url?query` (a lesson's address) and waits until the lesson panel shows `step`.
-pub(super) async fn open_at(c: &Client, url: &str, query: &str, step: usize) -> Result<()> {
+pub(crate) async fn open_at(c: &Client, url: &str, query: &str, step: usize) -> Result<()> {
     c.goto(&format!("{url}?{query}")).await?;
     c.wait()
         .at_most(WAIT_LIMIT)
@@ -177,7 +177,7 @@ pub(super) async fn every_step_fits(c: &Client, url: &str, artifacts: &Path) -> 
 }
 
 /// The step of `name` whose command is `command`, read from the step bar's titles.
-async fn step_of(c: &Client, command: &str) -> Result<usize> {
+pub(crate) async fn step_of(c: &Client, command: &str) -> Result<usize> {
     let v = c
         .execute(
             "const b = Array.from(document.querySelectorAll('#lesson-steps [data-step]'))
