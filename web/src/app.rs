@@ -644,10 +644,10 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
             }
             if *restored {
                 <p class="restored" id="restored" role="status">
-                    {"Restored the last session kept in this browser. "}
-                    <button id="btn-fresh" onclick={on_fresh}>{"Start fresh"}</button>
+                    { t.restored }{" "}
+                    <button id="btn-fresh" onclick={on_fresh}>{ t.start_fresh }</button>
                     {" "}
-                    <button id="btn-keep" onclick={on_keep}>{"Keep it"}</button>
+                    <button id="btn-keep" onclick={on_keep}>{ t.keep_it }</button>
                 </p>
             }
             { body }

@@ -51,6 +51,64 @@ pub struct Chrome {
     pub tl_nothing_saved: &'static str,
     /// The TimelineHashMap panel: the snapshots a revert dropped.
     pub tl_dropped: &'static str,
+    /// The HW panel's heading, before the leader id.
+    pub hw_title: &'static str,
+    /// The HW panel without a leader.
+    pub hw_no_leader: &'static str,
+    /// After `candidate N > epochStartOffset M`.
+    pub hw_may_advance: &'static str,
+    /// After `candidate N ≤ epochStartOffset M`, before the epoch.
+    pub hw_waits: &'static str,
+    /// The HW panel's candidate label.
+    pub hw_candidate: &'static str,
+    /// Before a voter id.
+    pub voter: &'static str,
+    /// The broker panel without brokers.
+    pub no_brokers: &'static str,
+    /// After the brokers heading, before the active controller.
+    pub seen_by: &'static str,
+    /// After the brokers heading without an active controller.
+    pub no_active: &'static str,
+    /// The broker panel's column of the controller's fencing.
+    pub ctrl_says: &'static str,
+    /// The broker panel's column of what the broker heard.
+    pub broker_heard: &'static str,
+    /// The broker panel's session column.
+    pub session: &'static str,
+    /// The controller panel's event queue heading.
+    pub event_queue: &'static str,
+    /// The controller panel's deferred events heading.
+    pub deferred: &'static str,
+    /// The controller panel's purgatory heading.
+    pub purgatory: &'static str,
+    /// The controller panel's offsets heading.
+    pub offsets: &'static str,
+    /// The controller panel's brokers heading.
+    pub registered_brokers: &'static str,
+    /// The controller panel's controllers heading.
+    pub registered_controllers: &'static str,
+    /// Before the state diagram's last transition.
+    pub last_transition: &'static str,
+    /// The state diagram before any transition.
+    pub no_transition: &'static str,
+    /// After the image's publication count.
+    pub publications: &'static str,
+    /// The image before its first publication.
+    pub nothing_published: &'static str,
+    /// Before the image areas the last publication changed.
+    pub last_changed: &'static str,
+    /// The image panel without a loader.
+    pub no_loader: &'static str,
+    /// The metadata logs' heading.
+    pub per_node_logs: &'static str,
+    /// The banner of a restored session.
+    pub restored: &'static str,
+    /// The restored banner's fresh start.
+    pub start_fresh: &'static str,
+    /// The restored banner's keep.
+    pub keep_it: &'static str,
+    /// The process table's column names, separated by |.
+    pub process_cols: &'static str,
     /// The legend's summary.
     pub legend: &'static str,
     /// The legend's cut line.
@@ -137,6 +195,35 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         tl_tiers: "스냅숏 티어마다 저장된 옛 값",
         tl_nothing_saved: "(저장된 값 없음)",
         tl_dropped: "지운 스냅숏",
+        hw_title: "리더의 하이 워터마크:",
+        hw_no_leader: "리더 없음: 아무것도 커밋되지 않습니다",
+        hw_may_advance: "이니 HW 가 오를 수 있습니다",
+        hw_waits: "이니 HW 는 이 에포크의 레코드가 과반에 닿을 때까지 기다립니다: 에포크",
+        hw_candidate: "후보",
+        voter: "투표자",
+        no_brokers: "브로커 없음",
+        seen_by: "· 활성 컨트롤러가 보는 모습:",
+        no_active: "· 활성 컨트롤러 없음",
+        ctrl_says: "컨트롤러 기록",
+        broker_heard: "브로커가 들음",
+        session: "세션",
+        event_queue: "이벤트 큐",
+        deferred: "예약된 이벤트 (deferred)",
+        purgatory: "커밋 대기 (purgatory)",
+        offsets: "오프셋",
+        registered_brokers: "등록된 브로커",
+        registered_controllers: "등록된 컨트롤러",
+        last_transition: "마지막 전이:",
+        no_transition: "아직 기록된 전이 없음",
+        publications: "번 발행",
+        nothing_published: "아직 발행 전 (MetadataProvenance.EMPTY)",
+        last_changed: "· 마지막으로 바뀐 곳:",
+        no_loader: "MetadataLoader 를 돌리는 노드가 없습니다",
+        per_node_logs: "노드별 __cluster_metadata-0",
+        restored: "이 브라우저에 남아 있던 지난 세션을 되살렸습니다.",
+        start_fresh: "새로 시작",
+        keep_it: "그대로 두기",
+        process_cols: "노드|역할|프로세스|상태|에포크|리더|투표|다음 타이머|프로세스 제어",
         legend: "범례",
         cut: "✂ 네트워크 단절",
         timer_election: "선거 타이머",
@@ -165,7 +252,7 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         keys: "? 키",
         present: "무대 보기",
         dashboard: "전체 보기",
-        adaptive: "적응형 (선거·펜스는 느리게)",
+        adaptive: "적응형",
         no_node: "노드를 고르세요",
     };
     const EN: Chrome = Chrome {
@@ -190,6 +277,35 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         tl_tiers: "saved values per snapshot tier",
         tl_nothing_saved: "(nothing saved)",
         tl_dropped: "dropped snapshots",
+        hw_title: "High watermark of leader",
+        hw_no_leader: "no leader: nothing is committed",
+        hw_may_advance: "so the HW may advance",
+        hw_waits: "so the HW waits until a record of this epoch is on a majority: epoch",
+        hw_candidate: "candidate",
+        voter: "voter",
+        no_brokers: "no brokers",
+        seen_by: "· as active controller",
+        no_active: "· no active controller",
+        ctrl_says: "ctrl says",
+        broker_heard: "broker heard",
+        session: "session",
+        event_queue: "event queue",
+        deferred: "deferred",
+        purgatory: "purgatory",
+        offsets: "offsets",
+        registered_brokers: "registered brokers",
+        registered_controllers: "registered controllers",
+        last_transition: "last transition:",
+        no_transition: "no transition logged yet",
+        publications: "publications",
+        nothing_published: "nothing published yet (MetadataProvenance.EMPTY)",
+        last_changed: "· last changed:",
+        no_loader: "no node runs a MetadataLoader",
+        per_node_logs: "__cluster_metadata-0 per node",
+        restored: "Restored the last session kept in this browser.",
+        start_fresh: "Start fresh",
+        keep_it: "Keep it",
+        process_cols: "node|roles|process|state|epoch|leader|voted|next timer|process control",
         legend: "legend",
         cut: "✂ network cut",
         timer_election: "election timer",
@@ -218,7 +334,7 @@ pub fn chrome(lang: Lang) -> &'static Chrome {
         keys: "? Keys",
         present: "Stage view",
         dashboard: "Dashboard",
-        adaptive: "adaptive (slow for elections, fencing)",
+        adaptive: "adaptive",
         no_node: "pick a node",
     };
     match lang {

@@ -55,8 +55,8 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
                  data-active-controller={active.map(|(id, _)| id.to_string()).unwrap_or_default()}>
             <h2>{ t.brokers }
                 <span class="sub">{ match active {
-                    Some((id, _)) => format!(" · as active controller {id} sees them"),
-                    None => " · no active controller".to_string(),
+                    Some((id, _)) => format!(" {} {id}", t.seen_by),
+                    None => format!(" {}", t.no_active),
                 } }</span>
             </h2>
             <table class="brokers">
@@ -66,13 +66,13 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
                 </colgroup>
                 <thead><tr>
                     <th>{"id"}</th><th>{"BrokerState"}</th><th>{"epoch"}</th>
-                    <th title="fenced or not in the active controller's registration">{"ctrl says"}</th>
-                    <th title="fenced or not in the controller's last heartbeat answer">{"broker heard"}</th>
-                    <th>{ format!("session / {} s", active.map_or(SESSION_TIMEOUT_MS, |(_, c)| c.session_timeout_ms) as f64 / 1000.0) }</th>
+                    <th title="fenced or not in the active controller's registration">{ t.ctrl_says }</th>
+                    <th title="fenced or not in the controller's last heartbeat answer">{ t.broker_heard }</th>
+                    <th>{ format!("{} / {} s", t.session, active.map_or(SESSION_TIMEOUT_MS, |(_, c)| c.session_timeout_ms) as f64 / 1000.0) }</th>
                 </tr></thead>
                 <tbody>
                     if brokers.is_empty() {
-                        <tr><td colspan="6" class="empty">{"no brokers"}</td></tr>
+                        <tr><td colspan="6" class="empty">{ t.no_brokers }</td></tr>
                     }
                     { for brokers.iter().map(|n| broker_row(n, active.map(|(_, c)| c), view.now_ms)) }
                 </tbody>

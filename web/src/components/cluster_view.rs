@@ -29,10 +29,10 @@ const HEIGHT: f64 = 600.0;
 const CENTER_X: f64 = WIDTH / 2.0;
 /// A little below the middle: room above for the top node's arcs and vote.
 const CENTER_Y: f64 = HEIGHT / 2.0 - 10.0;
-const RING_RX: f64 = 270.0;
-const RING_RY: f64 = 172.0;
-/// A ring of four nodes or fewer is flatter: room under the bottom broker for its partitions.
-const RING_RY_SMALL: f64 = 152.0;
+const RING_RX: f64 = 290.0;
+const RING_RY: f64 = 190.0;
+/// The ring is never flatter than this (a crowded drawing shrinks its nodes instead).
+const RING_RY_MIN: f64 = 120.0;
 /// A controller's circle.
 const NODE_RADIUS: f64 = 60.0;
 /// Half a broker's box.
@@ -80,33 +80,104 @@ pub struct ClusterDiagramProps {
     pub on_action: Callback<Action>,
 }
 
-/// Where each node sits on the ring, by node id: evenly around an ellipse, the first at the
-/// top; one node alone in the middle, two side by side.
-pub fn layout(nodes: &[NodeView]) -> BTreeMap<i32, (f64, f64)> {
+/// How far (user units) a node's caption block reaches beyond its outer arc: the state line
+/// (with a voter's vote) and a line per topic it holds a replica of.
+fn caption_extent(topics: usize) -> f64 {
+    CAPTION_GAP + CAPTION_LINE * (1 + topics) as f64
+}
+
+/// The first caption line's distance from a node's outer arc.
+const CAPTION_GAP: f64 = 12.0;
+/// The height of a caption line.
+const CAPTION_LINE: f64 = 28.0;
+/// The room kept free at the drawing's top and bottom edges.
+const EDGE: f64 = 6.0;
+
+/// The outer radius of a node's drawing (its timer, or a broker's session arc), unscaled.
+fn outer_radius(broker_only: bool) -> f64 {
+    if broker_only {
+        SESSION_RADIUS
+    } else {
+        TIMER_RADIUS
+    }
+}
+
+/// The ring: where each node sits (by node id) and which way its caption goes (-1 up for a node
+/// in the upper half, 1 down for the rest, so that two nodes one above the other on a side keep
+/// their captions apart). The nodes go evenly around an ellipse, the first at the top, as tall as
+/// the captions of the top and bottom nodes let it be; one node alone sits in the middle, two
+/// side by side.
+pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> BTreeMap<i32, (f64, f64, f64)> {
+    let topics = |id: i32| {
+        let mut t: Vec<&str> = partitions
+            .iter()
+            .filter(|p| p.replicas.contains(&id))
+            .map(|p| p.topic.as_str())
+            .collect();
+        t.dedup();
+        t.len()
+    };
+    let below = 1.0;
     match nodes {
-        [one] => return BTreeMap::from([(one.id, (CENTER_X, CENTER_Y))]),
+        [] => return BTreeMap::new(),
+        [one] => return BTreeMap::from([(one.id, (CENTER_X, CENTER_Y, below))]),
         [a, b] => {
             return BTreeMap::from([
-                (a.id, (CENTER_X - RING_RX * 0.6, CENTER_Y)),
-                (b.id, (CENTER_X + RING_RX * 0.6, CENTER_Y)),
+                (a.id, (CENTER_X - RING_RX * 0.6, CENTER_Y, below)),
+                (b.id, (CENTER_X + RING_RX * 0.6, CENTER_Y, below)),
             ])
         }
         _ => {}
     }
-    let n = nodes.len().max(1) as f64;
-    let ry = if nodes.len() <= 4 {
-        RING_RY_SMALL
-    } else {
-        RING_RY
+    let n = nodes.len() as f64;
+    let angles: Vec<f64> = (0..nodes.len())
+        .map(|i| -PI / 2.0 + 2.0 * PI * i as f64 / n)
+        .collect();
+    let dir = |a: f64| if a.sin() < -0.01 { -1.0 } else { 1.0 };
+    // Each node's reach above and below its centre: its arc, and its caption on its side.
+    let reach: Vec<(f64, f64, f64)> = nodes
+        .iter()
+        .zip(&angles)
+        .map(|(node, &a)| {
+            let outer = outer_radius(!node.roles.contains("controller"));
+            let cap = caption_extent(topics(node.id));
+            let (up, down) = if dir(a) < 0.0 {
+                (outer + cap, outer)
+            } else {
+                (outer, outer + cap)
+            };
+            (a.sin(), up, down)
+        })
+        .collect();
+    // The tallest ring (and its centre) that keeps every node and caption inside the drawing.
+    let fits = |ry: f64| -> Option<f64> {
+        let lo = reach
+            .iter()
+            .map(|&(s, up, _)| EDGE + up - ry * s)
+            .fold(f64::MIN, f64::max);
+        let hi = reach
+            .iter()
+            .map(|&(s, _, down)| HEIGHT - EDGE - down - ry * s)
+            .fold(f64::MAX, f64::min);
+        (lo <= hi).then_some((lo + hi) / 2.0)
+    };
+    let mut ry = RING_RY;
+    let cy = loop {
+        if let Some(cy) = fits(ry) {
+            break cy;
+        }
+        if ry <= RING_RY_MIN {
+            break CENTER_Y;
+        }
+        ry -= 4.0;
     };
     nodes
         .iter()
-        .enumerate()
-        .map(|(i, node)| {
-            let angle = -PI / 2.0 + 2.0 * PI * i as f64 / n;
-            let x = CENTER_X + RING_RX * angle.cos();
-            let y = CENTER_Y + ry * angle.sin();
-            (node.id, (x, y))
+        .zip(&angles)
+        .map(|(node, &a)| {
+            let x = CENTER_X + RING_RX * a.cos();
+            let y = cy + ry * a.sin();
+            (node.id, (x, y, dir(a)))
         })
         .collect()
 }
@@ -219,21 +290,21 @@ fn fade(age_ms: f64) -> f64 {
 }
 
 /// How far from a node's centre its outline is, in direction (ux, uy).
-fn edge_distance(broker: bool, ux: f64, uy: f64) -> f64 {
+fn edge_distance(broker: bool, ux: f64, uy: f64, s: f64) -> f64 {
     if broker {
         let tx = if ux.abs() > 1e-9 {
-            BROKER_HALF_W / ux.abs()
+            BROKER_HALF_W * s / ux.abs()
         } else {
             f64::MAX
         };
         let ty = if uy.abs() > 1e-9 {
-            BROKER_HALF_H / uy.abs()
+            BROKER_HALF_H * s / uy.abs()
         } else {
             f64::MAX
         };
         tx.min(ty) + 4.0
     } else {
-        NODE_RADIUS + 4.0
+        NODE_RADIUS * s + 4.0
     }
 }
 
@@ -246,8 +317,8 @@ fn segment(geo: &Geometry, a: i32, b: i32, lane: f64) -> Option<(f64, f64, f64, 
     let (ux, uy) = (dx / len, dy / len);
     let (ox, oy) = (-uy * lane, ux * lane);
     let (da, db) = (
-        edge_distance(geo.broker(a), ux, uy),
-        edge_distance(geo.broker(b), ux, uy),
+        edge_distance(geo.broker(a), ux, uy, geo.scale),
+        edge_distance(geo.broker(b), ux, uy, geo.scale),
     );
     Some((
         x1 + ux * da + ox,
@@ -259,22 +330,54 @@ fn segment(geo: &Geometry, a: i32, b: i32, lane: f64) -> Option<(f64, f64, f64, 
     ))
 }
 
-/// Where the nodes are and which are brokers only.
+/// Where the nodes are, which are brokers only, and how large nodes are drawn.
 struct Geometry {
     pos: BTreeMap<i32, (f64, f64)>,
+    /// Which way each node's caption goes: -1 up, 1 down.
+    dir: BTreeMap<i32, f64>,
     brokers: BTreeSet<i32>,
+    /// The nodes' size: 1, or less when the ring is so crowded that neighbours' arcs would
+    /// touch.
+    scale: f64,
 }
 
 impl Geometry {
     fn of(view: &ClusterView) -> Geometry {
+        let placed = layout(&view.nodes, &view.partitions);
+        let pos: BTreeMap<i32, (f64, f64)> = placed
+            .iter()
+            .map(|(id, &(x, y, _))| (*id, (x, y)))
+            .collect();
+        let dir = placed.iter().map(|(id, &(_, _, d))| (*id, d)).collect();
+        // Neighbours' outer arcs must not touch (their captions go outward, away from each
+        // other): the tightest pair sets the nodes' size.
+        let points: Vec<(f64, f64, f64)> = view
+            .nodes
+            .iter()
+            .filter_map(|n| {
+                let &(x, y) = pos.get(&n.id)?;
+                Some((x, y, outer_radius(!n.roles.contains("controller")) + 4.0))
+            })
+            .collect();
+        let closest = points
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| {
+                points[i + 1..]
+                    .iter()
+                    .map(move |b| (a.0 - b.0).hypot(a.1 - b.1) / (a.2 + b.2 + 8.0))
+            })
+            .fold(f64::MAX, f64::min);
         Geometry {
-            pos: layout(&view.nodes),
+            pos,
+            dir,
             brokers: view
                 .nodes
                 .iter()
                 .filter(|n| !n.roles.contains("controller"))
                 .map(|n| n.id)
                 .collect(),
+            scale: closest.clamp(0.5, 1.0),
         }
     }
 
@@ -285,7 +388,7 @@ impl Geometry {
 
 /// A message moving along its link (a dot; ✕ when dropped or failed), with its label when it
 /// carries the link's one label.
-fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, labelled: bool) -> Html {
+fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, label_at: Option<(f64, f64)>) -> Html {
     let Some((sx, sy, ex, ey, ox, oy)) = segment(geo, d.from, d.to, LANE_OFFSET) else {
         return html! {};
     };
@@ -323,7 +426,7 @@ fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, labelled: bool) -> Html {
         }
     );
     let label = message_label(&m.kind);
-    let (lx, ly) = label_position((sx, sy), (ex, ey), (ox, oy));
+    let _ = (ox, oy);
     html! {
         <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.clone()}
            data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={state}
@@ -335,7 +438,7 @@ fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, labelled: bool) -> Html {
             if m.dropped || d.failed {
                 <text class="drop-mark" x={fmt(px)} y={fmt(py)} text-anchor="middle" dominant-baseline="central">{"✕"}</text>
             }
-            if labelled {
+            if let Some((lx, ly)) = label_at {
                 <text class="msg-label" x={fmt(lx)} y={fmt(ly)} text-anchor="middle" dominant-baseline="central"
                       data-label={label.clone()}>{ label }</text>
             }
@@ -343,16 +446,84 @@ fn draw_message(d: &Drawn, clock: f64, geo: &Geometry, labelled: bool) -> Html {
     }
 }
 
-/// Where a link's label goes: its middle, pushed towards the centre of the ring (where no node
-/// nor caption is), so a label never sits over a node.
-fn label_position((sx, sy): (f64, f64), (ex, ey): (f64, f64), (ox, oy): (f64, f64)) -> (f64, f64) {
-    let (mx, my) = ((sx + ex) / 2.0 - ox, (sy + ey) / 2.0 - oy);
-    let len = (ox * ox + oy * oy).sqrt().max(1e-9);
-    let (mut nx, mut ny) = (ox / len, oy / len);
+/// A rectangle of the drawing: (left, top, right, bottom).
+type Rect = (f64, f64, f64, f64);
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && a.2 > b.0 && a.1 < b.3 && a.3 > b.1
+}
+
+/// How wide (user units) a label of `text` is drawn: 1.15rem bold at the default 20 px root.
+fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 14.5 + 8.0
+}
+
+/// The height of a label (user units).
+const LABEL_HEIGHT: f64 = 28.0;
+
+/// What a label must not cover: every node's shape and the caption under it.
+fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
+    let s = geo.scale;
+    view.nodes
+        .iter()
+        .filter_map(|n| {
+            let &(x, y) = geo.pos.get(&n.id)?;
+            let broker = geo.broker(n.id);
+            let (hw, hh, outer) = if broker {
+                (BROKER_HALF_W * s, BROKER_HALF_H * s, SESSION_RADIUS * s)
+            } else {
+                (NODE_RADIUS * s, NODE_RADIUS * s, TIMER_RADIUS * s)
+            };
+            let dir = geo.dir.get(&n.id).copied().unwrap_or(1.0);
+            let caption_y = y + dir * (outer + CAPTION_GAP + CAPTION_LINE / 2.0);
+            let caption_w = label_width(&n.raft_state).max(120.0);
+            Some([
+                (x - hw - 6.0, y - hh - 6.0, x + hw + 6.0, y + hh + 6.0),
+                (
+                    x - caption_w / 2.0,
+                    caption_y - 16.0,
+                    x + caption_w / 2.0,
+                    caption_y + 16.0,
+                ),
+            ])
+        })
+        .flatten()
+        .collect()
+}
+
+/// Where a link's label goes: the middle of the link, pushed towards the centre of the ring
+/// (where there are no nodes) until it covers no node, no caption and no label placed before.
+fn label_position(
+    (sx, sy): (f64, f64),
+    (ex, ey): (f64, f64),
+    text: &str,
+    avoid: &[Rect],
+    placed: &[Rect],
+) -> (f64, f64, Rect) {
+    let (mx, my) = ((sx + ex) / 2.0, (sy + ey) / 2.0);
+    let (dx, dy) = (ex - sx, ey - sy);
+    let len = dx.hypot(dy).max(1e-9);
+    let (mut nx, mut ny) = (-dy / len, dx / len);
     if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
         (nx, ny) = (-nx, -ny);
     }
-    (mx + nx * LABEL_OFFSET, my + ny * LABEL_OFFSET)
+    // A link through the centre: push along the ring's vertical instead.
+    if (CENTER_X - mx).hypot(CENTER_Y - my) < 30.0 {
+        (nx, ny) = (0.0, -1.0);
+    }
+    let (w, h) = (label_width(text), LABEL_HEIGHT);
+    let rect_at = |x: f64, y: f64| (x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0);
+    let mut first = None;
+    for k in 0..16 {
+        let d = LABEL_OFFSET + 14.0 * f64::from(k);
+        let (x, y) = (mx + nx * d, my + ny * d);
+        let r = rect_at(x, y);
+        first.get_or_insert((x, y, r));
+        if !avoid.iter().chain(placed).any(|o| overlaps(r, *o)) {
+            return (x, y, r);
+        }
+    }
+    first.unwrap_or((mx, my, rect_at(mx, my)))
 }
 
 /// A steady link for fetch or heartbeat chatter between two nodes: a line with dashes flowing
@@ -408,7 +579,7 @@ fn arc((x, y): (f64, f64), r: f64, frac: f64) -> Html {
 
 /// A broker's session on the active controller (`since_ms` after its last heartbeat at
 /// `clock`, of `timeout_ms`) as an outer arc draining towards the fencing deadline.
-fn draw_session(id: i32, p: (f64, f64), since_ms: f64, timeout_ms: u64, lit: bool) -> Html {
+fn draw_session(id: i32, p: (f64, f64), since_ms: f64, timeout_ms: u64, lit: bool, s: f64) -> Html {
     let left_ms = (timeout_ms as f64 - since_ms).max(0.0);
     let frac = left_ms / timeout_ms.max(1) as f64;
     let title = format!(
@@ -419,24 +590,24 @@ fn draw_session(id: i32, p: (f64, f64), since_ms: f64, timeout_ms: u64, lit: boo
            data-kind="session" data-remaining-ms={format!("{left_ms:.0}")} data-duration-ms={timeout_ms.to_string()}
            data-focused={lit.then_some("true")}>
             <title>{ title }</title>
-            { arc(p, SESSION_RADIUS, frac) }
+            { arc(p, SESSION_RADIUS * s, frac) }
         </g>
     }
 }
 
 /// A fenced broker's session: over, drawn as an empty red ring.
-fn draw_expired_session(id: i32, (x, y): (f64, f64), lit: bool) -> Html {
+fn draw_expired_session(id: i32, (x, y): (f64, f64), lit: bool, s: f64) -> Html {
     html! {
         <g class={classes!("timer", "timer-session", "expired", lit.then_some("lit"))} data-session-node={id.to_string()}
            data-kind="session" data-remaining-ms="0" data-focused={lit.then_some("true")}>
             <title>{ "fenced: its session on the active controller is over" }</title>
-            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(SESSION_RADIUS)} />
+            <circle class="timer-track" cx={fmt(x)} cy={fmt(y)} r={fmt(SESSION_RADIUS * s)} />
         </g>
     }
 }
 
 /// The node's Raft timer as an arc around it that drains clockwise as the deadline nears.
-fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool) -> Html {
+fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool, s: f64) -> Html {
     let Some(t) = node
         .raft_timer
         .as_ref()
@@ -444,7 +615,7 @@ fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool) -> 
     else {
         return html! {};
     };
-    let r = if broker_only {
+    let r = s * if broker_only {
         TIMER_RADIUS_BROKER
     } else {
         TIMER_RADIUS
@@ -487,7 +658,8 @@ fn state_text(node: &NodeView, fenced: Option<bool>) -> String {
 /// the leader starred, a replica out of the ISR red.
 fn draw_partitions(
     id: i32,
-    (x, y): (f64, f64),
+    x: f64,
+    line_y: &dyn Fn(usize) -> f64,
     partitions: &[PartitionView],
     lit: &[Highlight],
 ) -> Html {
@@ -496,9 +668,12 @@ fn draw_partitions(
         topics.entry(p.topic.as_str()).or_default().push(p);
     }
     let rows = topics.into_iter().enumerate().map(|(row, (topic, parts))| {
-        let line_y = y + row as f64 * 28.0;
+        let chars = topic.len() + 1 + parts.iter().map(|p| p.partition.to_string().len() + 2).sum::<usize>();
+        let half = label_width(&"x".repeat(chars)) / 2.0 + 4.0;
+        let x = x.clamp(half.min(WIDTH / 2.0), (WIDTH - half).max(WIDTH / 2.0));
         html! {
-            <text class="partitions" x={fmt(x)} y={fmt(line_y)} text-anchor="middle" data-topic={topic.to_string()}>
+            <text class="partitions" x={fmt(x)} y={fmt(line_y(row))} text-anchor="middle"
+                  dominant-baseline="central" data-topic={topic.to_string()}>
                 <tspan class="topic">{ format!("{topic} ") }</tspan>
                 { for parts.iter().map(|p| {
                     let in_isr = p.isr.contains(&id);
@@ -521,6 +696,10 @@ fn draw_partitions(
 
 /// What one node looks like and how it reacts.
 struct NodeLook<'a> {
+    /// The nodes' size (see [`Geometry::scale`]).
+    scale: f64,
+    /// Which way the caption goes: -1 up, 1 down.
+    dir: f64,
     selected: bool,
     dim: bool,
     focused: bool,
@@ -564,39 +743,43 @@ fn draw_node(
         look.focused.then_some("lit"),
         fenced.then_some("fenced")
     );
+    let s = look.scale;
     let shape = if broker_only {
-        html! { <rect class="shape" x={fmt(x - BROKER_HALF_W)} y={fmt(y - BROKER_HALF_H)}
-        width={fmt(BROKER_HALF_W * 2.0)} height={fmt(BROKER_HALF_H * 2.0)} rx="12" /> }
+        html! { <rect class="shape" x={fmt(x - BROKER_HALF_W * s)} y={fmt(y - BROKER_HALF_H * s)}
+        width={fmt(BROKER_HALF_W * 2.0 * s)} height={fmt(BROKER_HALF_H * 2.0 * s)} rx="12" /> }
     } else {
-        html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r={fmt(NODE_RADIUS)} /> }
+        html! { <circle class="shape" cx={fmt(x)} cy={fmt(y)} r={fmt(NODE_RADIUS * s)} /> }
     };
     let leader = node
         .leader_id
         .map(|l| format!("leader {l}"))
         .unwrap_or_else(|| "no leader".into());
-    let half_h = if broker_only {
+    let half_h = s * if broker_only {
         BROKER_HALF_H
     } else {
         NODE_RADIUS
     };
-    let outer = if broker_only {
+    let outer = s * if broker_only {
         SESSION_RADIUS
     } else {
         TIMER_RADIUS
     };
-    // Under the node: its state, then (brokers) its partitions.
-    let state_y = y + outer + 26.0;
+    // On its side of the ring (outward): its state (and a voter's vote), then (brokers) its
+    // partitions.
+    let line = |k: usize| y + look.dir * (outer + CAPTION_GAP + CAPTION_LINE * (k as f64 + 0.5));
+    let state_y = line(0);
+    // Captions are centred under the node but kept inside the drawing.
+    let caption_x = |text_chars: usize| {
+        let half = label_width(&"x".repeat(text_chars)) / 2.0 + 4.0;
+        x.clamp(half.min(WIDTH / 2.0), (WIDTH - half).max(WIDTH / 2.0))
+    };
     let state = state_text(node, look.fenced);
-    // A voter's vote in this epoch while it has no leader, above it (103 remembers
-    // "votedId":102 and grants no other candidate).
-    let voted = node.voted_id.filter(|_| {
-        node.is_voter
-            && node.process == "running"
-            && matches!(
-                node.raft_state.as_str(),
-                "Unattached" | "Prospective" | "Candidate" | "Resigned"
-            )
-    });
+    // An Unattached voter's vote in this epoch (103 remembers "votedId":102 and grants no other
+    // candidate).
+    let voted = node
+        .voted_id
+        .filter(|_| node.is_voter && node.process == "running" && node.raft_state == "Unattached");
+    let state_chars = state.chars().count() + voted.map_or(0, |v| format!(" · voted {v}").len());
     html! {
         <g class={class} id={format!("node-{id}")} data-node-id={id.to_string()}
            data-role={node.raft_state.clone()} data-epoch={node.epoch.to_string()}
@@ -610,16 +793,21 @@ fn draw_node(
                              node.roles, node.raft_state, node.epoch, leader,
                              node.voted_id.map(|v| v.to_string()).unwrap_or_else(|| "-".into())) }</title>
             { shape }
-            <text class="node-id" x={fmt(x)} y={fmt(y - half_h * 0.18)} text-anchor="middle" dominant-baseline="central">{ id }</text>
-            <text class="node-epoch" x={fmt(x)} y={fmt(y + half_h * 0.5)} text-anchor="middle" dominant-baseline="central">{ format!("epoch {}", node.epoch) }</text>
+            <text class="node-id" x={fmt(x)} y={fmt(y - half_h * 0.18)} text-anchor="middle" dominant-baseline="central"
+                  style={(s < 1.0).then(|| format!("font-size: {:.2}rem", 1.7 * s.max(0.8)))}>{ id }</text>
+            // A crowded ring has smaller nodes: the epoch line shortens to fit inside.
+            <text class="node-epoch" x={fmt(x)} y={fmt(y + half_h * 0.5)} text-anchor="middle" dominant-baseline="central">
+                { if s < 0.95 { format!("e{}", node.epoch) } else { format!("epoch {}", node.epoch) } }
+            </text>
             <text class={classes!("node-role", format!("st-{}", state.split(' ').next().unwrap_or_default().to_lowercase().replace('_', "-")))}
-                  x={fmt(x)} y={fmt(state_y)} text-anchor="middle" dominant-baseline="central">{ state }</text>
-            if let Some(v) = voted {
-                <text class="node-voted" x={fmt(x)} y={fmt(y - outer - 16.0)} text-anchor="middle"
-                      data-voted-id={v.to_string()}>{ format!("voted {v}") }</text>
-            }
+                  x={fmt(caption_x(state_chars))} y={fmt(state_y)} text-anchor="middle" dominant-baseline="central">
+                { state }
+                if let Some(v) = voted {
+                    <tspan class="node-voted" data-voted-id={v.to_string()}>{ format!(" · voted {v}") }</tspan>
+                }
+            </text>
             if node.roles.contains("broker") {
-                { draw_partitions(id, (x, state_y + 30.0), look.partitions, look.highlights) }
+                { draw_partitions(id, x, &|k| line(1 + k), look.partitions, look.highlights) }
             }
         </g>
     }
@@ -719,7 +907,9 @@ fn traffic<'a>(view: &'a ClusterView, labels: &[String]) -> Traffic<'a> {
         .iter()
         .map(|m| Drawn::of(m, true))
         .chain(view.messages.iter().map(|m| Drawn::of(m, false)));
-    for d in all {
+    // A message a node sends itself (a combined node's broker registering with its own
+    // controller) crosses no link: it is not drawn.
+    for d in all.filter(|d| d.from != d.to) {
         let labelled = labels.iter().any(|k| k == d.base);
         match chatter(d.base).filter(|_| !labelled) {
             Some(class) => {
@@ -805,6 +995,29 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         .cloned()
         .collect();
     let traffic = traffic(view, &labels);
+    // Where each labelled message's label goes, placed one after the other.
+    let label_spots: Vec<Option<(f64, f64)>> = {
+        let avoid = obstacles(view, &geo);
+        let mut placed: Vec<Rect> = Vec::new();
+        traffic
+            .messages
+            .iter()
+            .map(|(d, labelled)| {
+                let (sx, sy, ex, ey, _, _) = segment(&geo, d.from, d.to, LANE_OFFSET)?;
+                labelled.then(|| {
+                    let (x, y, r) = label_position(
+                        (sx, sy),
+                        (ex, ey),
+                        &message_label(&d.m.kind),
+                        &avoid,
+                        &placed,
+                    );
+                    placed.push(r);
+                    (x, y)
+                })
+            })
+            .collect()
+    };
     let lit = &props.highlights;
     let lit_node = |id: i32| {
         props.focus == Some(id)
@@ -857,17 +1070,19 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                     { for cuts.iter().map(|&(a, b, both)| draw_cut(a, b, both, &geo)) }
                 </g>
                 <g class="timers" id="timers">
-                    { for view.nodes.iter().map(|n| draw_timer(n, geo.pos[&n.id], clock, geo.broker(n.id))) }
-                    { for active.into_iter().flat_map(|c| c.sessions.iter().filter(|(id, _)| fenced.get(id) != Some(&true)).filter_map(|(id, since)| geo.pos.get(id).map(|p| draw_session(*id, *p, *since as f64 + since_frame, c.session_timeout_ms, lit_session(*id))))) }
-                    { for fenced.iter().filter(|(_, f)| **f).filter_map(|(id, _)| geo.pos.get(id).map(|p| draw_expired_session(*id, *p, lit_session(*id)))) }
+                    { for view.nodes.iter().map(|n| draw_timer(n, geo.pos[&n.id], clock, geo.broker(n.id), geo.scale)) }
+                    { for active.into_iter().flat_map(|c| c.sessions.iter().filter(|(id, _)| fenced.get(id) != Some(&true)).filter_map(|(id, since)| geo.pos.get(id).map(|p| draw_session(*id, *p, *since as f64 + since_frame, c.session_timeout_ms, lit_session(*id), geo.scale)))) }
+                    { for fenced.iter().filter(|(_, f)| **f).filter_map(|(id, _)| geo.pos.get(id).map(|p| draw_expired_session(*id, *p, lit_session(*id), geo.scale))) }
                 </g>
                 <g class="messages" id="messages" data-count={view.messages.len().to_string()}
                    data-recent={view.recently_delivered.len().to_string()}>
-                    { for traffic.messages.iter().map(|(d, labelled)| draw_message(d, clock, &geo, *labelled)) }
+                    { for traffic.messages.iter().zip(label_spots.iter()).map(|((d, _), at)| draw_message(d, clock, &geo, *at)) }
                 </g>
                 <g class="nodes">
                     { for view.nodes.iter().map(|n| {
                         let look = NodeLook {
+                            scale: geo.scale,
+                            dir: geo.dir.get(&n.id).copied().unwrap_or(1.0),
                             selected: n.id == props.selected,
                             dim: props.focus.is_some_and(|f| f != n.id) && !lit_node(n.id),
                             focused: lit_node(n.id),

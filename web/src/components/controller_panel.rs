@@ -46,6 +46,7 @@ pub fn due_in(deadline_ms: u64, now_ms: u64) -> String {
 /// active controller.
 #[component]
 pub fn ControllerPanel(props: &ControllerPanelProps) -> Html {
+    let t = crate::chrome::use_chrome();
     // None: follow the active controller.
     let picked = use_state(|| None::<i32>);
     let view = &props.view;
@@ -85,7 +86,7 @@ pub fn ControllerPanel(props: &ControllerPanelProps) -> Html {
                 } }
             </div>
             { match (node, ctrl) {
-                (Some(_), Some(c)) => body(c, view.now_ms),
+                (Some(_), Some(c)) => body(c, view.now_ms, t),
                 (Some(n), None) => html! {
                     <p class="empty" id="controller-down">
                         { format!("node {} is {}: no QuorumController runs", n.id, n.process) }
@@ -109,12 +110,12 @@ fn status_badge(node: &NodeView, c: &ControllerView) -> Html {
     }
 }
 
-fn body(c: &ControllerView, now_ms: u64) -> Html {
+fn body(c: &ControllerView, now_ms: u64, t: &crate::chrome::Chrome) -> Html {
     let lso = c.last_stable_offset;
     html! {
         <div class="ctrl-grid">
             <div class="card">
-                <h3>{"event queue"}</h3>
+                <h3>{ t.event_queue }</h3>
                 if c.queue.is_empty() {
                     <p class="empty">{"(empty)"}</p>
                 }
@@ -124,7 +125,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
                 <p class="last-run">{"last run: "}
                     <code id="last-event">{ c.last_event.clone().unwrap_or_else(|| "-".into()) }</code>
                 </p>
-                <h3>{"deferred"}</h3>
+                <h3>{ t.deferred }</h3>
                 if c.deferred.is_empty() {
                     <p class="empty">{"(none)"}</p>
                 }
@@ -136,7 +137,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
                         </li>
                     }) }
                 </ul>
-                <h3>{"purgatory"}</h3>
+                <h3>{ t.purgatory }</h3>
                 if c.purgatory.is_empty() {
                     <p class="empty">{"(no writes waiting)"}</p>
                 }
@@ -154,7 +155,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
                 </ul>
             </div>
             <div class="card">
-                <h3>{"offsets"}</h3>
+                <h3>{ t.offsets }</h3>
                 <div class="offsets-row">
                     { offset_box("offset-last-committed", "lastCommitted", c.last_committed_offset) }
                     { offset_box("offset-last-stable", "lastStable", c.last_stable_offset) }
@@ -185,7 +186,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
             <div class="card">
                 <h3>{"topicsByName (TimelineHashMap)"}</h3>
                 <TimelineMap timeline={c.topics_by_name.clone()} id_prefix="ctrl" />
-                <h3>{"registered brokers"}</h3>
+                <h3>{ t.registered_brokers }</h3>
                 <div id="registered-brokers" class="chips">
                     if c.brokers.is_empty() {
                         <span class="empty">{"(none)"}</span>
@@ -197,7 +198,7 @@ fn body(c: &ControllerView, now_ms: u64) -> Html {
                         </span>
                     }) }
                 </div>
-                <h3>{"registered controllers"}</h3>
+                <h3>{ t.registered_controllers }</h3>
                 <div id="registered-controllers" class="chips">
                     if c.controllers.is_empty() {
                         <span class="empty">{"(none)"}</span>

@@ -63,7 +63,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             return t.adaptive.to_string();
         }
         let factor = ms as f64 / f64::from(FRAME_WALL_MS);
-        format!("{factor}× ({ms} ms / {FRAME_WALL_MS} ms)")
+        format!("{factor}×")
     };
     let tick_ms = if props.sim_ms_per_frame == ADAPTIVE {
         DEFAULT_SIM_MS_PER_FRAME
@@ -84,7 +84,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     { if props.playing { t.pause } else { t.play } }
                 </button>
                 <label class="speed">{ t.speed }
-                    <select id="speed" onchange={on_speed}>
+                    <select id="speed" onchange={on_speed}
+                            title="virtual time per wall second; adaptive: slow for elections, fencing and commits, fast when idle">
                         { for SIM_MS_PER_FRAME_CHOICES.iter().map(|&ms| html! {
                             <option value={ms.to_string()} selected={ms == props.sim_ms_per_frame}>{ speed_label(ms) }</option>
                         }) }
@@ -147,7 +148,7 @@ pub fn ProcessTable(props: &ProcessTableProps) -> Html {
                     { heal_button("btn-heal".into(), t.heal, &props.on_action) }
                 </p>
                 <table class="processes" id="processes">
-                    <thead><tr><th>{"node"}</th><th>{"roles"}</th><th>{"process"}</th><th>{"state"}</th><th>{"epoch"}</th><th>{"leader"}</th><th>{"voted"}</th><th>{"next timer"}</th><th>{"process control"}</th></tr></thead>
+                    <thead><tr>{ for t.process_cols.split('|').map(|c| html! { <th>{ c }</th> }) }</tr></thead>
                     <tbody>
                         { for view.nodes.iter().map(|n| node_row(n, isolate_command(view, n.id), &props.on_action)) }
                     </tbody>

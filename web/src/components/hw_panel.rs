@@ -29,25 +29,30 @@ pub fn leader_calc(view: &ClusterView) -> Option<(&NodeView, &HighWatermarkView)
 /// The panel; says so when no node leads.
 #[component]
 pub fn HighWatermarkPanel(props: &HighWatermarkPanelProps) -> Html {
+    let t = crate::chrome::use_chrome();
     let Some((leader, calc)) = leader_calc(&props.view) else {
         return html! {
             <section class="panel hw-panel" id="hw-panel" data-leader-id="">
                 <h2>{"High watermark"}</h2>
-                <p class="empty">{"no leader: nothing is committed"}</p>
+                <p class="empty">{ t.hw_no_leader }</p>
             </section>
         };
     };
     let rule = if calc.past_epoch_start {
         format!(
-            "candidate {} > epochStartOffset {}: the HW may advance",
+            "{} {} > epochStartOffset {}: {}",
+            t.hw_candidate,
             offset(calc.candidate),
-            calc.epoch_start_offset
+            calc.epoch_start_offset,
+            t.hw_may_advance
         )
     } else {
         format!(
-            "candidate {} ≤ epochStartOffset {}: the HW waits until a record of epoch {} is on a majority",
+            "{} {} ≤ epochStartOffset {}: {} {}",
+            t.hw_candidate,
             offset(calc.candidate),
             calc.epoch_start_offset,
+            t.hw_waits,
             leader.epoch
         )
     };
@@ -57,20 +62,20 @@ pub fn HighWatermarkPanel(props: &HighWatermarkPanelProps) -> Html {
                  data-candidate={calc.candidate.map(|h| h.to_string()).unwrap_or_default()}
                  data-epoch-start={calc.epoch_start_offset.to_string()}
                  data-index={calc.index_of_hw.to_string()}>
-            <h2>{ format!("High watermark of leader {} (epoch {})", leader.id, leader.epoch) }</h2>
+            <h2>{ format!("{} {} (epoch {})", t.hw_title, leader.id, leader.epoch) }</h2>
             <ol class="hw-voters" start="0">
                 { for calc.voters.iter().enumerate().map(|(i, (id, end))| html! {
                     <li class={classes!("hw-voter", (i == calc.index_of_hw).then_some("picked"))}
                         data-voter-id={id.to_string()} data-end-offset={end.map(|e| e.to_string()).unwrap_or_default()}>
                         <span class="idx">{ format!("[{i}]") }</span>
-                        <span class="voter">{ format!("voter {id}") }</span>
+                        <span class="voter">{ format!("{} {id}", t.voter) }</span>
                         <span class="end">{ format!("endOffset {}", offset(*end)) }</span>
                         if i == calc.index_of_hw { <span class="pick">{ format!("← index {}/2 = {i}", calc.voters.len()) }</span> }
                     </li>
                 }) }
             </ol>
             <div class="offsets-row">
-                <div class="offset-box"><span class="label">{"candidate"}</span>
+                <div class="offset-box"><span class="label">{ t.hw_candidate }</span>
                     <strong id="hw-candidate">{ offset(calc.candidate) }</strong></div>
                 <div class="offset-box"><span class="label">{"epochStartOffset"}</span>
                     <strong id="hw-epoch-start">{ calc.epoch_start_offset }</strong></div>

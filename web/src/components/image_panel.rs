@@ -97,29 +97,31 @@ pub fn ImagePanel(props: &ImagePanelProps) -> Html {
                 }) }
             </div>
             { match shown.and_then(|n| n.image.as_ref().map(|i| (n, i))) {
-                Some((n, image)) => image_body(n, image, &props.toggled),
-                None => html! { <p class="empty">{"no node runs a MetadataLoader"}</p> },
+                Some((n, image)) => image_body(n, image, &props.toggled, t),
+                None => html! { <p class="empty">{ t.no_loader }</p> },
             } }
         </section>
     }
 }
 
-fn image_body(node: &NodeView, image: &ImageView, toggled: &Toggled) -> Html {
+fn image_body(
+    node: &NodeView,
+    image: &ImageView,
+    toggled: &Toggled,
+    t: &crate::chrome::Chrome,
+) -> Html {
     let provenance = if image.publish_count == 0 {
-        "nothing published yet (MetadataProvenance.EMPTY)".to_string()
+        t.nothing_published.to_string()
     } else {
         format!(
-            "provenance offset {}, epoch {} · {} publication{}",
-            image.offset,
-            image.epoch,
-            image.publish_count,
-            if image.publish_count == 1 { "" } else { "s" }
+            "provenance offset {}, epoch {} · {} {}",
+            image.offset, image.epoch, image.publish_count, t.publications
         )
     };
     let changed = if image.changed.is_empty() {
         String::new()
     } else {
-        format!(" · last changed: {}", image.changed.join(", "))
+        format!(" {} {}", t.last_changed, image.changed.join(", "))
     };
     let ShellNode::Dir(children) = image.tree() else {
         return html! {};

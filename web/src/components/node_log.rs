@@ -23,9 +23,10 @@ pub struct NodeLogsProps {
 /// One row per node with its log batches.
 #[component]
 pub fn NodeLogs(props: &NodeLogsProps) -> Html {
+    let t = crate::chrome::use_chrome();
     html! {
         <section class="panel logs" aria-label="metadata logs">
-            <h2>{"__cluster_metadata-0 per node"}</h2>
+            <h2>{ t.per_node_logs }</h2>
             <p class="legend">
                 <span class="batch committed">{"committed"}</span>
                 <span class="batch uncommitted">{"uncommitted"}</span>

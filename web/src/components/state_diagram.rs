@@ -147,11 +147,11 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
         }
     };
     let caption = match last {
-        Some(t) => format!(
-            "last transition: {} → {} (epoch {}) at {} ms",
-            t.from, t.to, t.epoch, t.time_ms
+        Some(l) => format!(
+            "{} {} → {} (epoch {}), {} ms",
+            t.last_transition, l.from, l.to, l.epoch, l.time_ms
         ),
-        None => "no transition logged yet".to_string(),
+        None => t.no_transition.to_string(),
     };
     html! {
         <section class="panel state-diagram" id="state-diagram" data-node-id={node.id.to_string()}

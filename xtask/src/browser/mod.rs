@@ -491,8 +491,15 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     }
     if t.ok() {
         t.check(
-            "every step of every lesson fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no text under 16 px at 1280x720",
+            "every step of every lesson, and free play on the stage while it plays, fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no label over a node, no two nodes' arcs touching, no text under 16 px at 1280x720",
             stage::every_step_fits(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "the header's Projector preset sets the light theme and 24 px text",
+            stage::projector_preset(c, url),
         )
         .await;
     }
@@ -567,7 +574,7 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 fn checks_total() -> usize {
-    34 + 3 * usize::from(has_election_lesson())
+    35 + 3 * usize::from(has_election_lesson())
 }
 
 fn has_election_lesson() -> bool {

@@ -47,6 +47,32 @@ const FIT_JS: &str = r#"
     };
     const cluster = document.getElementById('cluster');
     if (cluster) inside(cluster);
+    // No text of the drawing cut off at its edge.
+    if (cluster) {
+        const edge = cluster.getBoundingClientRect();
+        for (const t of cluster.querySelectorAll('text')) {
+            const r = t.getBoundingClientRect();
+            if (r.width > 0 && !within(r, edge)) bad.push(`the drawing's text \`${t.textContent.trim().slice(0, 30)}\` is cut off at its edge`);
+        }
+    }
+    // The drawing for a room: no label over a node, no two nodes' outer arcs touching.
+    const boxes = Array.from(document.querySelectorAll('#cluster .node .shape')).map(e => [e.closest('.node').dataset.nodeId, e.getBoundingClientRect()]);
+    for (const l of document.querySelectorAll('#cluster .msg-label')) {
+        const r = l.getBoundingClientRect();
+        for (const [id, b] of boxes)
+            if (r.left < b.right - 2 && r.right > b.left + 2 && r.top < b.bottom - 2 && r.bottom > b.top + 2)
+                bad.push(`the label \`${l.textContent}\` is over node ${id}`);
+    }
+    const rings = Array.from(document.querySelectorAll('#cluster .timer')).map(g => {
+        const c = g.querySelector('circle'); const w = parseFloat(getComputedStyle(g.querySelector('circle:last-child')).strokeWidth) || 0;
+        return [g.dataset.timerNode || g.dataset.sessionNode, +c.getAttribute('cx'), +c.getAttribute('cy'), +c.getAttribute('r') + w / 2]; });
+    const outer = {};
+    for (const [id, x, y, r] of rings) if (!outer[id] || outer[id][2] < r) outer[id] = [x, y, r];
+    const ids = Object.keys(outer);
+    for (let i = 0; i < ids.length; i++) for (let j = i + 1; j < ids.length; j++) {
+        const [x1, y1, r1] = outer[ids[i]], [x2, y2, r2] = outer[ids[j]];
+        if (Math.hypot(x1 - x2, y1 - y2) < r1 + r2) bad.push(`the arcs of nodes ${ids[i]} and ${ids[j]} touch`);
+    }
     for (const el of document.querySelectorAll('[data-focused="true"]')) inside(el);
     if (minPx) {
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -72,24 +98,23 @@ const FIT_JS: &str = r#"
 /// Sets the browser's viewport to `w`×`h` CSS pixels (the window, less what the browser draws
 /// around the page).
 pub(crate) async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<()> {
-    c.set_window_size(w, h).await?;
-    let inner = c
-        .execute("return [innerWidth, innerHeight];", vec![])
-        .await?;
-    let iw = inner[0].as_u64().unwrap_or(0) as i64;
-    let ih = inner[1].as_u64().unwrap_or(0) as i64;
-    if (iw, ih) != (i64::from(w), i64::from(h)) {
-        let (dw, dh) = (i64::from(w) - iw, i64::from(h) - ih);
-        c.set_window_size((i64::from(w) + dw) as u32, (i64::from(h) + dh) as u32)
+    let (mut ww, mut wh) = (i64::from(w), i64::from(h));
+    for _ in 0..5 {
+        c.set_window_size(ww as u32, wh as u32).await?;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let inner = c
+            .execute("return [innerWidth, innerHeight];", vec![])
             .await?;
+        let iw = inner[0].as_i64().unwrap_or(0);
+        let ih = inner[1].as_i64().unwrap_or(0);
+        if (iw, ih) == (i64::from(w), i64::from(h)) {
+            return Ok(());
+        }
+        // What the browser draws around the page: added to the window.
+        ww = (ww + i64::from(w) - iw).clamp(200, 4000);
+        wh = (wh + i64::from(h) - ih).clamp(200, 4000);
     }
-    let inner = c
-        .execute("return [innerWidth, innerHeight];", vec![])
-        .await?;
-    if inner != serde_json::json!([w, h]) {
-        return Err(format!("cannot give the page a {w}x{h} viewport: {inner}").into());
-    }
-    Ok(())
+    Err(format!("cannot give the page a {w}x{h} viewport").into())
 }
 
 /// Opens `url?query` (a lesson's address) and waits until the lesson panel shows `step`.
@@ -100,6 +125,12 @@ pub(crate) async fn open_at(c: &Client, url: &str, query: &str, step: usize) -> 
         .for_element(Locator::Css(&format!("#lesson-panel[data-step='{step}']")))
         .await
         .map_err(|e| format!("`?{query}` did not open the lesson at step {step}: {e}"))?;
+    Ok(())
+}
+
+/// Gives the browser window back the size the session started with (the other checks' page).
+pub(crate) async fn restore_window(c: &Client) -> Result<()> {
+    c.set_window_size(1600, 1700).await?;
     Ok(())
 }
 
@@ -162,7 +193,37 @@ pub(super) async fn every_step_fits(c: &Client, url: &str, artifacts: &Path) -> 
             }
         }
     }
-    set_viewport(c, 1600, 1700).await?;
+    // Free play on the stage while it plays (the first election, labels and arcs moving).
+    for (w, h) in SIZES {
+        set_viewport(c, w, h).await?;
+        c.goto(&format!("{url}?seed=42&present=1")).await?;
+        c.wait()
+            .at_most(WAIT_LIMIT)
+            .for_element(Locator::Css("#playground[data-layout='stage'] #btn-play"))
+            .await
+            .map_err(|e| format!("free play did not open on the stage: {e}"))?;
+        c.execute(
+            "const s = document.getElementById('speed'); s.value = '5';
+             s.dispatchEvent(new Event('change', { bubbles: true }));
+             document.getElementById('btn-play').click();",
+            vec![],
+        )
+        .await?;
+        let min_px = if w == 1280 { 16.0 } else { 0.0 };
+        for i in 0..25 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let bad = c.execute(FIT_JS, vec![Value::from(min_px)]).await?;
+            checked += 1;
+            for b in bad.as_array().into_iter().flatten() {
+                failures.push(format!(
+                    "{w}x{h} free play, sample {i}: {}",
+                    b.as_str().unwrap_or("")
+                ));
+            }
+        }
+        c.find(Locator::Css("#btn-play")).await?.click().await?;
+    }
+    restore_window(c).await?;
     if !failures.is_empty() {
         let n = failures.len();
         failures.truncate(12);
@@ -298,9 +359,41 @@ pub(super) async fn lesson_election_played(c: &Client, url: &str, shot: &Path) -
         return Err(format!("the kill step played {wall_s:.1} s, not a 10-20 s story").into());
     }
     println!("       the kill step played {wall_s:.1} s: 102 {r102:?}, 103 {r103:?}");
-    set_viewport(c, 1600, 1700).await?;
+    restore_window(c).await?;
     no_errors(c).await?;
     Ok(wall_s)
+}
+
+/// The header's projector preset: the light theme and 24 px text; A- gives the room's text
+/// back.
+pub(super) async fn projector_preset(c: &Client, url: &str) -> Result<()> {
+    c.goto(&format!("{url}?seed=3")).await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#btn-projector"))
+        .await
+        .map_err(|e| format!("no projector button: {e}"))?;
+    c.find(Locator::Css("#btn-projector"))
+        .await?
+        .click()
+        .await?;
+    let v = c
+        .execute(
+            "return [document.documentElement.dataset.theme, document.documentElement.dataset.textSize,
+                     getComputedStyle(document.documentElement).fontSize,
+                     document.getElementById('btn-theme').dataset.theme];",
+            vec![],
+        )
+        .await?;
+    if v != serde_json::json!(["light", "24", "24px", "light"]) {
+        return Err(format!("after Projector: [theme, text size, root font, toggle] = {v}").into());
+    }
+    c.execute(
+        "localStorage.removeItem('kraft-theme'); localStorage.removeItem('kraft-text-size');",
+        vec![],
+    )
+    .await?;
+    no_errors(c).await
 }
 
 /// Every visible text of the page against what it is drawn on (the nearest background, or the
@@ -404,7 +497,7 @@ pub(super) async fn contrast(c: &Client, url: &str) -> Result<()> {
     }
     c.execute("localStorage.removeItem('kraft-theme');", vec![])
         .await?;
-    set_viewport(c, 1600, 1700).await?;
+    restore_window(c).await?;
     if failures.is_empty() {
         Ok(())
     } else {
