@@ -36,6 +36,10 @@ pub fn run() -> Result<()> {
             "native tests",
             Box::new(|| run_cmd(cargo().args(["test", "--release", "-p", "kraft-core"]))),
         ),
+        (
+            "page unit tests",
+            Box::new(|| run_cmd(cargo().args(["test", "-p", "kraft-web", "-p", "xtask"]))),
+        ),
         ("dist build", Box::new(|| dist::build().map(|_| ()))),
         (
             "browser test",

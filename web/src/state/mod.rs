@@ -1290,6 +1290,17 @@ mod tests {
     }
 
     #[test]
+    fn the_page_speaks_the_browsers_language() {
+        assert_eq!(lang_for("ko-KR"), Lang::Ko);
+        assert_eq!(lang_for("ko"), Lang::Ko);
+        assert_eq!(lang_for("en-US"), Lang::En);
+        assert_eq!(lang_for("de"), Lang::En);
+        // An address's lang= wins.
+        assert_eq!(PageConfig::from_query("?lang=en").unwrap().lang, Lang::En);
+        assert_eq!(PageConfig::from_query("?lang=ko").unwrap().lang, Lang::Ko);
+    }
+
+    #[test]
     fn bad_addresses_give_an_error_not_a_panic() {
         let e = |q: &str| open(q).last_error.clone().unwrap_or_default();
         assert!(e("?lesson=03-timeline&step=abc").contains("?step=abc"));

@@ -492,9 +492,19 @@ pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result
     if active.as_str() != Some("100") {
         return Err(format!("the broker panel's active controller is {active}").into());
     }
+    // A node's menu open on the drawing closes when the lesson moves on.
+    click(c, "#node-1 .shape").await?;
+    c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css("#node-menu"))
+        .await
+        .map_err(|e| format!("no menu after clicking node 1 in the lesson: {e}"))?;
     // One step back and forward again: the same view.
     press(c, Key::Left).await?;
     let before = wait_for_step(c, fenced.step - 1).await?;
+    if c.find(Locator::Css("#node-menu")).await.is_ok() {
+        return Err("the node menu stayed open across a lesson step".into());
+    }
     if before != seen[fenced.step - 1] {
         return Err(format!(
             "one step back shows {before:?}, on the way forward {:?}",

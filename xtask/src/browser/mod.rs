@@ -317,7 +317,11 @@ async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
         .await;
     }
     if t.ok() {
-        t.check("step runs one event", step_runs_one_event(c)).await;
+        t.check(
+            "step runs one event and says what it ran",
+            step_runs_one_event(c),
+        )
+        .await;
     }
     if t.ok() {
         t.check(
@@ -833,11 +837,21 @@ async fn step_runs_one_event(c: &Client) -> Result<()> {
         Ok((n != before).then_some(n))
     })
     .await?;
-    if after == before + 1 {
-        Ok(())
-    } else {
-        Err(format!("events run went from {before} to {after}, not by one").into())
+    if after != before + 1 {
+        return Err(format!("events run went from {before} to {after}, not by one").into());
     }
+    // It says what it ran: a delivery, a node's poll, a controller's event.
+    let said = text_of(c, "#just-ran").await?;
+    // `just ran: [1234 ms] deliver FetchRequest 102 -> 101 ...`
+    let what = said.split_once(':').map_or("", |(_, w)| w.trim());
+    let what = what.split_once("] ").map_or(what, |(_, w)| w);
+    if !["deliver ", "wake ", "resume ", "controller "]
+        .iter()
+        .any(|p| what.starts_with(p))
+    {
+        return Err(format!("#just-ran says `{said}`").into());
+    }
+    Ok(())
 }
 
 /// Steps three events, then Back: the events count, the node log rows and the drawing's nodes
