@@ -347,3 +347,144 @@ fn a_gracefully_stopped_leader_resigns_with_end_quorum_epoch_and_its_successor_w
         .time_ms;
     assert!(elected - at < 1_000, "elected after {} ms", elected - at);
 }
+
+/// Graceful stop of the leader as Kafka 4.5 does it: it resigns, its first preferred successor
+/// wins at once (the resigned leader grants its PreVote), and the old leader follows the new one
+/// before "Graceful shutdown completed" (the shutdown completes only once a remote leader is
+/// known, not when the EndQuorumEpochs are acknowledged).
+#[test]
+fn a_graceful_leader_stop_hands_over_to_its_first_successor_and_completes_as_its_follower() {
+    for seed in [7, 11, 23] {
+        let mut w = world(seed, &[101, 102, 103], &[]);
+        let mut c = InvariantChecker::new();
+        run_checked(&mut w, &mut c, 5_000);
+        let (old, epoch) = w.leader().unwrap();
+        w.terminate(old).unwrap();
+        run_checked(&mut w, &mut c, 3_000);
+        let text = lines(&w, old);
+        let at = |needle: &str| {
+            text.iter()
+                .position(|l| l.contains(needle))
+                .unwrap_or_else(|| panic!("seed {seed}: no `{needle}` in {}", text.join("\n")))
+        };
+        let resigned = at("Completed transition to ResignedState");
+        let successors = &text[resigned];
+        let first = successors
+            .split("preferredSuccessors=[ReplicaKey(id=")
+            .nth(1)
+            .and_then(|s| s.split(',').next())
+            .and_then(|s| s.parse::<i32>().ok())
+            .unwrap_or_else(|| panic!("seed {seed}: successors as ReplicaKeys: {successors}"));
+        let follows = at(&format!(
+            "Completed transition to FollowerState(fetchTimeoutMs=2000, epoch={}, leader={first}",
+            epoch + 1
+        ));
+        let done = at("Graceful shutdown completed");
+        assert!(
+            resigned < follows && follows < done,
+            "seed {seed}: {}",
+            text.join("\n")
+        );
+        assert!(!text.iter().any(|l| l.contains("timed out")));
+        assert_eq!(w.node(old).unwrap().process.name(), "killed");
+        assert_eq!(
+            w.leader(),
+            Some((first, epoch + 1)),
+            "seed {seed}: the first successor leads"
+        );
+    }
+}
+
+/// The only voter's graceful stop completes at once: it never resigns.
+#[test]
+fn a_single_voters_graceful_stop_completes_without_resigning() {
+    let mut w = world(3, &[101], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 3_000);
+    w.terminate(101).unwrap();
+    run_checked(&mut w, &mut c, 500);
+    let text = lines(&w, 101).join("\n");
+    assert!(text.contains("Graceful shutdown completed"), "{text}");
+    assert!(!text.contains("ResignedState"), "{text}");
+}
+
+/// A graceful stop times out after 5 s when no new leader can be elected (the other voters are
+/// down): WARN "Graceful shutdown timed out after 5000ms".
+#[test]
+fn a_graceful_stop_times_out_after_5000ms_without_a_new_leader() {
+    let mut w = world(5, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 5_000);
+    let (old, _) = w.leader().unwrap();
+    for other in [101, 102, 103].into_iter().filter(|id| *id != old) {
+        w.kill(other).unwrap();
+    }
+    let at = w.now_ms();
+    w.terminate(old).unwrap();
+    run_checked(&mut w, &mut c, 6_000);
+    let log = &w.node(old).unwrap().log;
+    let timed_out = log
+        .lines()
+        .find(|l| l.message == "Graceful shutdown timed out after 5000ms")
+        .expect("the timeout WARN");
+    assert_eq!(timed_out.time_ms, at + 5_000);
+    assert!(!log
+        .lines()
+        .any(|l| l.message == "Graceful shutdown completed"));
+}
+
+/// A Candidate that loses waits out the rest of its election timeout, then goes back to
+/// Prospective (KAFKA-18345): no exponential backoff and no `retries=` in its state.
+#[test]
+fn a_candidate_that_loses_waits_out_its_election_timeout_then_becomes_prospective() {
+    // Lesson 02b's split vote: after 101 dies, 102 and 103 both become Candidates in epoch 2.
+    let mut w = World::new(WorldConfig::new(0, vec![101, 102, 103], vec![1])).unwrap();
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_195);
+    w.kill(101).unwrap();
+    // 101 comes back before the others time out: alive, it rejects their Votes (Resigned, then
+    // Unattached with a vote), so a split vote is lost, not merely left unanswered.
+    run_checked(&mut w, &mut c, 1_000);
+    w.restart(101).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    let mut lost = 0;
+    for id in [102, 103] {
+        let log: Vec<_> = w.node(id).unwrap().log.lines().cloned().collect();
+        for (i, l) in log.iter().enumerate() {
+            let Some(rest) = l.message.strip_prefix("Insufficient remaining votes to become leader. Candidate will wait the remaining election timeout (") else {
+                continue;
+            };
+            lost += 1;
+            let remaining: u64 = rest.split(')').next().unwrap().parse().unwrap();
+            // The next line of its own: not before the remaining time is over.
+            let next = log[i + 1..]
+                .iter()
+                .find(|n| {
+                    n.message == "Election was not granted, transitioning to prospective"
+                        || n.message.starts_with("Completed transition")
+                })
+                .expect("what followed the loss");
+            if next.message == "Election was not granted, transitioning to prospective" {
+                assert_eq!(next.time_ms, l.time_ms + remaining, "node {id}");
+            } else {
+                assert!(
+                    next.time_ms <= l.time_ms + remaining,
+                    "node {id}: {}",
+                    next.message
+                );
+            }
+        }
+        let text = w
+            .node(id)
+            .unwrap()
+            .log
+            .lines()
+            .map(|l| l.message.clone())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!text.contains("backoff"), "node {id}: {text}");
+        assert!(!text.contains("retries="), "node {id}");
+    }
+    assert!(lost > 0, "the split vote lost an election");
+    assert!(w.leader().is_some());
+}

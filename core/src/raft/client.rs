@@ -7,7 +7,7 @@
 
 use super::accumulator::BatchAccumulator;
 use super::batch::{Record, VoterEntry};
-use super::config::{QuorumConfig, RETRY_BACKOFF_BASE_MS};
+use super::config::QuorumConfig;
 use super::io::{loggers, RaftIo};
 use super::log::OffsetAndEpoch;
 use super::messages::*;
@@ -631,7 +631,8 @@ impl KafkaRaftClient {
     // ----- graceful shutdown -----
 
     /// Begin a graceful shutdown (SIGTERM): a leader resigns and tells the voters with
-    /// EndQuorumEpoch; the shutdown completes when they acknowledged or `timeout_ms` passed.
+    /// EndQuorumEpoch; the shutdown completes once a remote leader is known (or at once for an
+    /// observer or the only voter), or times out after `timeout_ms`.
     pub fn shutdown(&mut self, timeout_ms: u64, io: &mut RaftIo) {
         if self.shutdown.is_none() {
             self.log(io, Level::Info, "Beginning graceful shutdown".into());
@@ -644,30 +645,38 @@ impl KafkaRaftClient {
         matches!(self.shutdown, Some((_, _, true)))
     }
 
+    /// `maybeCompleteShutdown`, at the start of every poll: the shutdown times out after its
+    /// timeout, and completes only once this node is an observer, the only voter, or knows a
+    /// leader other than itself (a resigned leader follows its successor first).
     fn maybe_complete_shutdown(&mut self, io: &mut RaftIo) -> RaftResult<()> {
         let Some((deadline, timeout, false)) = self.shutdown else {
             return Ok(());
         };
-        if let EpochState::Leader(l) = &self.quorum.state {
-            let successors = leader_successors(l);
-            self.transition_to_resigned(successors, io)?;
-        }
-        let done = match &self.quorum.state {
-            EpochState::Resigned(r) => r.unacked_voters.is_empty(),
-            _ => true,
-        };
-        if done {
-            self.log(io, Level::Info, "Graceful shutdown completed".into());
-            self.shutdown = Some((deadline, timeout, true));
-        } else if io.now_ms >= deadline {
+        if io.now_ms >= deadline {
             self.log(
                 io,
                 Level::Warn,
                 format!("Graceful shutdown timed out after {timeout}ms"),
             );
             self.shutdown = Some((deadline, timeout, true));
+            return Ok(());
+        }
+        let remote_leader = self
+            .quorum
+            .state
+            .leader_id()
+            .is_some_and(|l| l != self.local_id());
+        if !self.quorum.is_voter() || self.quorum.is_only_voter() || remote_leader {
+            self.log(io, Level::Info, "Graceful shutdown completed".into());
+            self.shutdown = Some((deadline, timeout, true));
         }
         Ok(())
+    }
+
+    /// While shutting down: the time left before the shutdown times out.
+    fn shutdown_remaining_ms(&self, now_ms: u64) -> Option<u64> {
+        self.shutdown
+            .map(|(deadline, _, _)| deadline.saturating_sub(now_ms).max(1))
     }
 
     // ----- poll -----
@@ -708,18 +717,13 @@ impl KafkaRaftClient {
         match &self.quorum.state {
             EpochState::Leader(_) => self.poll_leader(io),
             EpochState::Candidate(c) => {
-                if let Some(until) = c.backoff_until_ms {
-                    if now >= until {
-                        self.log(
-                            io,
-                            Level::Info,
-                            "Transition to prospective after election backoff has completed".into(),
-                        );
-                        self.transition_to_prospective(io)?;
-                        return Ok(0);
-                    }
-                    return Ok(until - now);
+                // Shutting down, an election goes on until a leader is known or the shutdown
+                // times out.
+                if let Some(left) = self.shutdown_remaining_ms(now) {
+                    return Ok(self.maybe_send_vote_requests(io).min(left));
                 }
+                // A Candidate that lost waits out the rest of its election timeout
+                // (KAFKA-18345): no backoff, no retries.
                 if now >= c.election_deadline_ms {
                     self.log(
                         io,
@@ -733,6 +737,9 @@ impl KafkaRaftClient {
                 Ok(self.maybe_send_vote_requests(io).min(remaining))
             }
             EpochState::Prospective(p) => {
+                if let Some(left) = self.shutdown_remaining_ms(now) {
+                    return Ok(self.maybe_send_vote_requests(io).min(left));
+                }
                 if now >= p.election_deadline_ms {
                     let text = p.epoch_election.to_string();
                     self.log(
@@ -771,6 +778,10 @@ impl KafkaRaftClient {
             }
             EpochState::Unattached(u) => {
                 if self.quorum.is_voter() {
+                    // Shutting down, an unattached voter waits for a leader, sending nothing.
+                    if let Some(left) = self.shutdown_remaining_ms(now) {
+                        return Ok(left);
+                    }
                     if let Some(d) = u.election_deadline_ms {
                         if now >= d {
                             self.transition_to_prospective(io)?;
@@ -786,7 +797,9 @@ impl KafkaRaftClient {
                 let (deadline, epoch) = (r.election_deadline_ms, r.epoch);
                 let wait = self.maybe_send_requests(&unacked, io, |c, _, _| {
                     let successors = match &c.quorum.state {
-                        EpochState::Resigned(r) => r.preferred_successors.clone(),
+                        EpochState::Resigned(r) => {
+                            r.preferred_successors.iter().map(|k| k.id).collect()
+                        }
                         _ => Vec::new(),
                     };
                     RaftRequest::EndQuorumEpoch(EndQuorumEpochRequest {
@@ -819,6 +832,12 @@ impl KafkaRaftClient {
             ),
             _ => return Ok(u64::MAX),
         };
+        // A leader shutting down resigns (a single voter never gets here: its shutdown completes
+        // at once).
+        if self.shutdown.is_some() {
+            self.transition_to_resigned(successors, io)?;
+            return Ok(0);
+        }
         if until_check == 0 {
             self.log(
                 io,
@@ -1180,17 +1199,15 @@ impl KafkaRaftClient {
                     }
                 } else {
                     c.epoch_election.record_rejected(from);
-                    if c.epoch_election.is_vote_rejected() && c.backoff_until_ms.is_none() {
+                    // maybeHandleElectionLoss: logged for every rejection once the election is
+                    // lost; the timer is neither reset nor shortened.
+                    if c.epoch_election.is_vote_rejected() {
                         let text = c.epoch_election.to_string();
-                        let retries = c.retries.max(1);
-                        let bound = 2u64 << (retries - 1).min(20);
-                        let backoff = (RETRY_BACKOFF_BASE_MS * io.rng.below(bound))
-                            .min(self.config.election_backoff_max_ms);
-                        c.backoff_until_ms = Some(io.now_ms + backoff);
+                        let remaining = c.election_deadline_ms.saturating_sub(io.now_ms);
                         self.log(
                             io,
                             Level::Info,
-                            format!("Insufficient remaining votes to become leader. We will backoff before retrying election again. Current epoch election state is {text}."),
+                            format!("Insufficient remaining votes to become leader. Candidate will wait the remaining election timeout ({remaining}) before transitioning back to Prospective. Current epoch election state is {text}."),
                         );
                     }
                 }

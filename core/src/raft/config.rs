@@ -76,6 +76,3 @@ impl Default for QuorumConfig {
         }
     }
 }
-
-/// RETRY_BACKOFF_BASE_MS of KafkaRaftClient, the unit of the election backoff.
-pub const RETRY_BACKOFF_BASE_MS: u64 = 100;

@@ -108,7 +108,8 @@ impl fmt::Display for EpochElection {
                 format!("{id}=VoterState(replicaKey={key}, state={state})")
             })
             .collect();
-        write!(f, "EpochElection(voterStates={{{}}})", parts.join(", "))
+        // A Java record: EpochElection[voterStates={...}].
+        write!(f, "EpochElection[voterStates={{{}}}]", parts.join(", "))
     }
 }
 

@@ -124,10 +124,8 @@ impl QuorumState {
                 local,
                 epoch: election.epoch,
                 epoch_election: e,
-                retries: 1,
                 election_timeout_ms: timeout,
                 election_deadline_ms: io.now_ms + timeout,
-                backoff_until_ms: None,
                 high_watermark: None,
             })
         } else if let Some(leader) = election.leader_id {
@@ -438,10 +436,6 @@ impl QuorumState {
                 state_text(&self.state)
             ));
         }
-        let retries = match &self.state {
-            EpochState::Candidate(c) => c.retries + 1,
-            _ => 1,
-        };
         let leader_port = match &self.state {
             EpochState::Follower(f) => Some(f.leader_port),
             _ => None,
@@ -459,7 +453,6 @@ impl QuorumState {
             leader_port,
             voted_key: self.state.voted_key(),
             epoch_election: e,
-            retries,
             election_timeout_ms: timeout,
             election_deadline_ms: io.now_ms + timeout,
             high_watermark: self.state.high_watermark(),
@@ -470,16 +463,13 @@ impl QuorumState {
 
     /// `transitionToCandidate()`: only from Prospective; epoch + 1, voting for itself.
     pub fn transition_to_candidate(&mut self, io: &mut RaftIo) -> TransitionResult {
-        let retries = match &self.state {
-            EpochState::Prospective(p) if self.is_voter() => p.retries,
-            other => {
-                return Err(format!(
-                    "Cannot transition to Candidate since the local broker.id={} is state {}",
-                    self.local.id,
-                    state_text(other)
-                ))
-            }
-        };
+        if !(matches!(self.state, EpochState::Prospective(_)) && self.is_voter()) {
+            return Err(format!(
+                "Cannot transition to Candidate since the local broker.id={} is state {}",
+                self.local.id,
+                state_text(&self.state)
+            ));
+        }
         let mut e = EpochElection::new(&self.voter_keys());
         e.record_granted(self.local.id);
         let timeout = self.random_election_timeout(io);
@@ -487,10 +477,8 @@ impl QuorumState {
             local: self.local,
             epoch: self.epoch() + 1,
             epoch_election: e,
-            retries,
             election_timeout_ms: timeout,
             election_deadline_ms: io.now_ms + timeout,
-            backoff_until_ms: None,
             high_watermark: self.state.high_watermark(),
         });
         self.durable_transition_to(new_state, io);
@@ -548,6 +536,11 @@ impl QuorumState {
             }
         };
         let timeout = self.random_election_timeout(io);
+        let keys = self.voter_keys();
+        let preferred_successors = preferred_successors
+            .iter()
+            .filter_map(|id| keys.iter().find(|k| k.id == *id).copied())
+            .collect();
         let new_state = EpochState::Resigned(ResignedState {
             local_id: self.local.id,
             epoch: self.epoch(),
@@ -565,12 +558,5 @@ impl QuorumState {
 
 /// The `toString` of a state.
 pub fn state_text(s: &EpochState) -> String {
-    match s {
-        EpochState::Unattached(x) => x.to_string(),
-        EpochState::Prospective(x) => x.to_string(),
-        EpochState::Candidate(x) => x.to_string(),
-        EpochState::Leader(x) => x.to_string(),
-        EpochState::Follower(x) => x.to_string(),
-        EpochState::Resigned(x) => x.to_string(),
-    }
+    s.to_string()
 }

@@ -13,14 +13,10 @@ pub struct CandidateState {
     pub epoch: i32,
     /// The Vote tally (self granted).
     pub epoch_election: EpochElection,
-    /// Election retries so far.
-    pub retries: u32,
     /// electionTimeoutMs, as printed.
     pub election_timeout_ms: u64,
     /// When the election timer fires.
     pub election_deadline_ms: u64,
-    /// When the backoff after a lost election ends, if backing off.
-    pub backoff_until_ms: Option<u64>,
     /// highWatermark
     pub high_watermark: Option<i64>,
 }
@@ -34,11 +30,10 @@ impl fmt::Display for CandidateState {
             .unwrap_or_else(|| "<undefined>".into());
         write!(
             f,
-            "CandidateState(localId={}, localDirectoryId={}, epoch={}, retries={}, epochElection={}, highWatermark={}, electionTimeoutMs={})",
+            "CandidateState(localId={}, localDirectoryId={}, epoch={}, epochElection={}, highWatermark={}, electionTimeoutMs={})",
             self.local.id,
             dir,
             self.epoch,
-            self.retries,
             self.epoch_election,
             optional_offset(self.high_watermark),
             self.election_timeout_ms

@@ -125,15 +125,12 @@ impl EpochState {
                 log_up_to_date,
                 pre_vote,
             ),
-            EpochState::Candidate(s) => {
-                if pre_vote {
-                    log_up_to_date
-                } else {
-                    candidate.id == s.local.id
-                }
-            }
+            // A Candidate's vote for itself is implicit, never granted (CandidateState.canGrantVote);
+            // a Resigned leader grants PreVotes to an up-to-date log (ResignedState.canGrantVote),
+            // which lets its first preferred successor win at once in a graceful hand-off.
+            EpochState::Candidate(_) | EpochState::Resigned(_) => pre_vote && log_up_to_date,
             EpochState::Follower(s) => pre_vote && !s.has_fetched_from_leader && log_up_to_date,
-            EpochState::Leader(_) | EpochState::Resigned(_) => false,
+            EpochState::Leader(_) => false,
         }
     }
 
@@ -153,6 +150,20 @@ impl EpochState {
         match self.election_deadline_ms() {
             Some(d) => d.saturating_sub(now_ms),
             None => u64::MAX,
+        }
+    }
+}
+
+/// The state as Kafka's `toString` prints it (in `Completed transition to ... from ...`).
+impl std::fmt::Display for EpochState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EpochState::Unattached(x) => x.fmt(f),
+            EpochState::Prospective(x) => x.fmt(f),
+            EpochState::Candidate(x) => x.fmt(f),
+            EpochState::Leader(x) => x.fmt(f),
+            EpochState::Follower(x) => x.fmt(f),
+            EpochState::Resigned(x) => x.fmt(f),
         }
     }
 }
@@ -246,24 +257,48 @@ mod tests {
     }
 
     #[test]
-    fn candidate_grants_prevotes_by_log_and_votes_only_for_itself() {
+    fn candidate_grants_prevotes_by_log_and_rejects_every_standard_vote() {
         let mut e = EpochElection::new(&[key(1), key(2), key(3)]);
         e.record_granted(1);
         let c = EpochState::Candidate(CandidateState {
             local: key(1),
             epoch: 6,
             epoch_election: e,
-            retries: 1,
             election_timeout_ms: 1200,
             election_deadline_ms: 1200,
-            backoff_until_ms: None,
             high_watermark: None,
         });
         assert!(c.can_grant_vote(key(2), true, true));
+        assert!(!c.can_grant_vote(key(2), false, true));
         assert!(!c.can_grant_vote(key(2), true, false));
-        assert!(c.can_grant_vote(key(1), true, false));
+        assert!(
+            !c.can_grant_vote(key(1), true, false),
+            "its vote for itself is implicit, not granted"
+        );
         assert_eq!(c.voted_key(), Some(key(1)));
         assert_eq!(c.election().leader_id, None);
+        assert!(c.to_string().starts_with("CandidateState(localId=1, localDirectoryId=<undefined>, epoch=6, epochElection=EpochElection[voterStates={"));
+        assert!(!c.to_string().contains("retries"));
+    }
+
+    #[test]
+    fn resigned_grants_prevotes_only_when_the_log_is_up_to_date_and_never_votes() {
+        let r = EpochState::Resigned(ResignedState {
+            local_id: 1,
+            epoch: 6,
+            voters: vec![1, 2, 3],
+            election_timeout_ms: 1200,
+            election_deadline_ms: 1200,
+            unacked_voters: vec![2, 3],
+            preferred_successors: vec![key(2), key(3)],
+            high_watermark: None,
+        });
+        assert!(r.can_grant_vote(key(2), true, true));
+        assert!(!r.can_grant_vote(key(2), false, true));
+        assert!(!r.can_grant_vote(key(2), true, false));
+        assert!(r.to_string().ends_with(
+            "unackedVoters=[2, 3], preferredSuccessors=[ReplicaKey(id=2, directoryId=<undefined>), ReplicaKey(id=3, directoryId=<undefined>)])"
+        ));
     }
 
     #[test]

@@ -17,8 +17,6 @@ pub struct ProspectiveState {
     pub voted_key: Option<ReplicaKey>,
     /// The PreVote tally.
     pub epoch_election: EpochElection,
-    /// Election retries so far (carried into the next Candidate for backoff).
-    pub retries: u32,
     /// electionTimeoutMs, as printed.
     pub election_timeout_ms: u64,
     /// When the election timer fires.
@@ -31,10 +29,9 @@ impl fmt::Display for ProspectiveState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ProspectiveState(epoch={}, leaderId={}, retries={}, votedKey={}, epochElection={}, electionTimeoutMs={}, highWatermark={})",
+            "ProspectiveState(epoch={}, leaderId={}, votedKey={}, epochElection={}, electionTimeoutMs={}, highWatermark={})",
             self.epoch,
             optional_int(self.leader_id),
-            self.retries,
             optional(self.voted_key),
             self.epoch_election,
             self.election_timeout_ms,

@@ -1,6 +1,6 @@
 //! ResignedState: a leader stepping down, telling the voters with EndQuorumEpoch.
 
-use crate::raft::replica_key::id_set;
+use crate::raft::replica_key::{id_set, ReplicaKey};
 use std::fmt;
 
 /// A former leader of `epoch`.
@@ -18,8 +18,8 @@ pub struct ResignedState {
     pub election_deadline_ms: u64,
     /// Voters that have not acknowledged the EndQuorumEpoch yet.
     pub unacked_voters: Vec<i32>,
-    /// preferredSuccessors
-    pub preferred_successors: Vec<i32>,
+    /// preferredSuccessors: the voters by descending end offset (printed as ReplicaKeys).
+    pub preferred_successors: Vec<ReplicaKey>,
     /// highWatermark at resignation.
     pub high_watermark: Option<i64>,
 }
@@ -28,13 +28,17 @@ impl fmt::Display for ResignedState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "ResignedState(localId={}, epoch={}, voters={}, electionTimeoutMs={}, unackedVoters={}, preferredSuccessors={})",
+            "ResignedState(localId={}, epoch={}, voters={}, electionTimeoutMs={}, unackedVoters={}, preferredSuccessors=[{}])",
             self.local_id,
             self.epoch,
             id_set(&self.voters),
             self.election_timeout_ms,
             id_set(&self.unacked_voters),
-            id_set(&self.preferred_successors)
+            self.preferred_successors
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }
