@@ -116,43 +116,68 @@ fn three_voters_elect_one_leader_and_every_replica_commits() {
 
 #[test]
 fn killing_the_leader_elects_a_new_one_through_prevote_in_the_next_epoch() {
-    let mut w = world(7, &[101, 102, 103], &[1]);
-    let mut c = InvariantChecker::new();
-    run_checked(&mut w, &mut c, 5_000);
-    let (old, epoch) = w.leader().unwrap();
-    w.append_to_leader(noop(1), false);
-    run_checked(&mut w, &mut c, 1_000);
-    let killed_at = w.now_ms();
-    w.kill(old).unwrap();
-    run_checked(&mut w, &mut c, 15_000);
-    let (new, new_epoch) = w.leader().expect("a new leader");
-    assert_ne!(new, old);
-    assert_eq!(new_epoch, epoch + 1);
-    let text = lines(&w, new).join("\n");
-    assert!(text.contains("Transitioning to Prospective state due to fetch timeout"));
-    // The fetch timeout (2000 ms, not randomized) fires within ~2 s of the kill.
-    let prospective_at = w
-        .node(new)
-        .unwrap()
-        .log
-        .lines()
-        .find(|l| {
-            l.time_ms > killed_at
-                && l.message
-                    .starts_with("Completed transition to ProspectiveState")
-        })
-        .expect("prospective")
-        .time_ms;
-    assert!(
-        prospective_at - killed_at <= 2_000,
-        "{}",
-        prospective_at - killed_at
-    );
-    // The old leader comes back as Resigned (it was leader in quorum-state), then follows.
-    w.restart(old).unwrap();
-    assert_eq!(state(&w, old).0, "Resigned");
-    run_checked(&mut w, &mut c, 5_000);
-    assert_eq!(state(&w, old), ("Follower".into(), new_epoch));
+    // Both followers' fetch timers start from the same completed Fetch, so they often time out
+    // together and split the vote (the article saw it in two runs of three). Over a few seeds:
+    // a new leader every time, in the next epoch unless an election of epoch + 1 was lost.
+    let mut next_epoch_wins = 0;
+    for seed in 0..6 {
+        let mut w = world(seed, &[101, 102, 103], &[1]);
+        let mut c = InvariantChecker::new();
+        run_checked(&mut w, &mut c, 5_000);
+        let (old, epoch) = w.leader().unwrap();
+        w.append_to_leader(noop(1), false);
+        run_checked(&mut w, &mut c, 1_000);
+        let killed_at = w.now_ms();
+        w.kill(old).unwrap();
+        run_checked(&mut w, &mut c, 15_000);
+        let (new, new_epoch) = w.leader().expect("a new leader");
+        assert_ne!(new, old, "seed {seed}");
+        let survivors: Vec<i32> = [101, 102, 103].into_iter().filter(|i| *i != old).collect();
+        // A Candidate of epoch + 1 that went back to Prospective lost (or timed out) its election.
+        let lost = format!(
+            "Completed transition to ProspectiveState(epoch={}",
+            epoch + 1
+        );
+        let split = survivors
+            .iter()
+            .any(|id| lines(&w, *id).iter().any(|l| l.contains(&lost)));
+        if split {
+            assert!(new_epoch > epoch + 1, "seed {seed}");
+        } else {
+            assert_eq!(new_epoch, epoch + 1, "seed {seed}");
+            next_epoch_wins += 1;
+        }
+        let text = lines(&w, new).join("\n");
+        assert!(text.contains("Transitioning to Prospective state due to fetch timeout"));
+        // The fetch timeout (2000 ms, not randomized) fires within ~2 s of the kill.
+        let prospective_at = w
+            .node(new)
+            .unwrap()
+            .log
+            .lines()
+            .find(|l| {
+                l.time_ms > killed_at
+                    && l.message
+                        .starts_with("Completed transition to ProspectiveState")
+            })
+            .expect("prospective")
+            .time_ms;
+        assert!(
+            prospective_at - killed_at <= 2_000,
+            "seed {seed}: {}",
+            prospective_at - killed_at
+        );
+        // The old leader comes back as Resigned (it was leader in quorum-state), then follows.
+        w.restart(old).unwrap();
+        assert_eq!(state(&w, old).0, "Resigned");
+        run_checked(&mut w, &mut c, 5_000);
+        assert_eq!(
+            state(&w, old),
+            ("Follower".into(), new_epoch),
+            "seed {seed}"
+        );
+    }
+    assert!(next_epoch_wins > 0, "no seed elected in the next epoch");
 }
 
 #[test]
@@ -437,54 +462,59 @@ fn a_graceful_stop_times_out_after_5000ms_without_a_new_leader() {
 /// Prospective (KAFKA-18345): no exponential backoff and no `retries=` in its state.
 #[test]
 fn a_candidate_that_loses_waits_out_its_election_timeout_then_becomes_prospective() {
-    // Lesson 02b's split vote: after 101 dies, 102 and 103 both become Candidates in epoch 2.
-    let mut w = World::new(WorldConfig::new(0, vec![101, 102, 103], vec![1])).unwrap();
-    let mut c = InvariantChecker::new();
-    run_checked(&mut w, &mut c, 6_195);
-    w.kill(101).unwrap();
-    // 101 comes back before the others time out: alive, it rejects their Votes (Resigned, then
-    // Unattached with a vote), so a split vote is lost, not merely left unanswered.
-    run_checked(&mut w, &mut c, 1_000);
-    w.restart(101).unwrap();
-    run_checked(&mut w, &mut c, 15_000);
+    // A split vote: after the leader dies, both survivors often become Candidates in the same
+    // epoch. The leader comes back before they time out: alive, it rejects their Votes
+    // (Resigned, then Unattached with a vote), so a split vote is lost, not merely unanswered.
+    // Over a few seeds, every loss is checked; at least one must happen.
     let mut lost = 0;
-    for id in [102, 103] {
-        let log: Vec<_> = w.node(id).unwrap().log.lines().cloned().collect();
-        for (i, l) in log.iter().enumerate() {
-            let Some(rest) = l.message.strip_prefix("Insufficient remaining votes to become leader. Candidate will wait the remaining election timeout (") else {
-                continue;
-            };
-            lost += 1;
-            let remaining: u64 = rest.split(')').next().unwrap().parse().unwrap();
-            // The next line of its own: not before the remaining time is over.
-            let next = log[i + 1..]
-                .iter()
-                .find(|n| {
-                    n.message == "Election was not granted, transitioning to prospective"
-                        || n.message.starts_with("Completed transition")
-                })
-                .expect("what followed the loss");
-            if next.message == "Election was not granted, transitioning to prospective" {
-                assert_eq!(next.time_ms, l.time_ms + remaining, "node {id}");
-            } else {
-                assert!(
-                    next.time_ms <= l.time_ms + remaining,
-                    "node {id}: {}",
-                    next.message
-                );
+    for seed in 0..8 {
+        let mut w = World::new(WorldConfig::new(seed, vec![101, 102, 103], vec![1])).unwrap();
+        let mut c = InvariantChecker::new();
+        run_checked(&mut w, &mut c, 6_000);
+        let (old, _) = w.leader().expect("a leader");
+        w.kill(old).unwrap();
+        run_checked(&mut w, &mut c, 1_000);
+        w.restart(old).unwrap();
+        run_checked(&mut w, &mut c, 15_000);
+        let survivors: Vec<i32> = [101, 102, 103].into_iter().filter(|i| *i != old).collect();
+        for id in survivors {
+            let log: Vec<_> = w.node(id).unwrap().log.lines().cloned().collect();
+            for (i, l) in log.iter().enumerate() {
+                let Some(rest) = l.message.strip_prefix("Insufficient remaining votes to become leader. Candidate will wait the remaining election timeout (") else {
+                    continue;
+                };
+                lost += 1;
+                let remaining: u64 = rest.split(')').next().unwrap().parse().unwrap();
+                // The next line of its own: not before the remaining time is over.
+                let next = log[i + 1..]
+                    .iter()
+                    .find(|n| {
+                        n.message == "Election was not granted, transitioning to prospective"
+                            || n.message.starts_with("Completed transition")
+                    })
+                    .expect("what followed the loss");
+                if next.message == "Election was not granted, transitioning to prospective" {
+                    assert_eq!(next.time_ms, l.time_ms + remaining, "seed {seed} node {id}");
+                } else {
+                    assert!(
+                        next.time_ms <= l.time_ms + remaining,
+                        "seed {seed} node {id}: {}",
+                        next.message
+                    );
+                }
             }
+            let text = w
+                .node(id)
+                .unwrap()
+                .log
+                .lines()
+                .map(|l| l.message.clone())
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert!(!text.contains("backoff"), "seed {seed} node {id}: {text}");
+            assert!(!text.contains("retries="), "seed {seed} node {id}");
         }
-        let text = w
-            .node(id)
-            .unwrap()
-            .log
-            .lines()
-            .map(|l| l.message.clone())
-            .collect::<Vec<_>>()
-            .join("\n");
-        assert!(!text.contains("backoff"), "node {id}: {text}");
-        assert!(!text.contains("retries="), "node {id}");
+        assert!(w.leader().is_some(), "seed {seed}");
     }
-    assert!(lost > 0, "the split vote lost an election");
-    assert!(w.leader().is_some());
+    assert!(lost > 0, "no split vote lost an election");
 }

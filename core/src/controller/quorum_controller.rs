@@ -1093,21 +1093,8 @@ impl QuorumController {
     ) -> Result<(), String> {
         self.last_leader = Some(le);
         let me = Some(self.node_id);
-        // A Resigned replica still names itself in its election state; only a Raft leader of
-        // this very epoch may become the active controller.
-        let raft_leads = matches!(raft.state(), crate::raft::state::EpochState::Leader(l) if l.epoch == le.epoch);
-        let le = if le.leader_id == me && !raft_leads {
-            LeaderAndEpoch {
-                leader_id: if self.cur_claim_epoch.is_some() {
-                    me
-                } else {
-                    None
-                },
-                epoch: le.epoch,
-            }
-        } else {
-            le
-        };
+        // (Raft never tells of its own leadership while Resigned, nor before the high watermark
+        // of the new epoch is established.)
         if let Some(active) = self.cur_claim_epoch {
             if le.leader_id == me {
                 if le.epoch != active {
@@ -1125,7 +1112,13 @@ impl QuorumController {
             return Ok(());
         }
         if le.leader_id == me && self.cur_claim_epoch.is_none() {
-            let next = io.disk.metadata_log.end_offset() + raft.pending_records() as i64;
+            // raftClient.logEndOffset()
+            let next = io.disk.metadata_log.end_offset();
+            debug_assert_eq!(
+                raft.pending_records(),
+                0,
+                "the epoch's control records are in the log"
+            );
             self.log(
                 io,
                 Level::Info,

@@ -869,7 +869,7 @@ mod tests {
             out.lines()
                 .next()
                 .unwrap()
-                .starts_with("[0 ms] controller 101 runs"),
+                .starts_with("[2 ms] deliver FetchRequest 102 -> 101"),
             "{out}"
         );
         assert!(out.contains("deliver FetchRequest 102 -> 101"), "{out}");

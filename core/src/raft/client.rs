@@ -480,10 +480,13 @@ impl KafkaRaftClient {
             fetch_offset: end.offset,
             last_fetched_epoch: end.epoch,
             max_wait_ms: self.config.fetch_max_wait_ms,
+            high_watermark: self.high_watermark().unwrap_or(-1),
         }
     }
 
-    /// Send to each ready node of `targets`; returns the time until one needs attention.
+    /// `maybeSendRequests`: to each node of `targets` that is ready (a timed-out request frees
+    /// its connection); returns the time until one needs attention (its backoff or its request
+    /// time left), `u64::MAX` without targets.
     fn maybe_send_requests(
         &mut self,
         targets: &[i32],
@@ -493,46 +496,50 @@ impl KafkaRaftClient {
         let now = io.now_ms;
         let mut wait = u64::MAX;
         for &t in targets {
-            if self.requests.is_backing_off(t, now) || !self.requests.is_ready(t, now) {
+            if self.requests.is_backing_off(t, now) {
+                wait = wait.min(self.requests.remaining_backoff_ms(t, now));
                 continue;
             }
-            let body = build(self, t, io);
-            self.send_request(t, body, io);
-        }
-        if let Some(d) = self.requests.next_deadline_ms() {
-            wait = wait.min(d.saturating_sub(now));
+            if self.requests.is_ready(t, now) {
+                let body = build(self, t, io);
+                self.send_request(t, body, io);
+            }
+            wait = wait.min(self.requests.remaining_request_time_ms(t, now).max(1));
         }
         wait
     }
 
+    /// `maybeSendFetchToAnyBootstrap`: a Fetch to a ready voter picked from a random start,
+    /// one at a time; else the time until one is available.
     fn maybe_send_fetch_to_any_bootstrap(&mut self, io: &mut RaftIo) -> u64 {
         let now = io.now_ms;
+        // The voters other than this node (Kafka's bootstrap list may hold the node itself).
         let servers = self.quorum.remote_voter_ids();
         if servers.is_empty() {
             return u64::MAX;
         }
-        if self.requests.has_any_inflight_request(now) {
-            return self
-                .requests
-                .next_deadline_ms()
-                .map(|d| d.saturating_sub(now))
-                .unwrap_or(u64::MAX);
-        }
-        let start = io.rng.below(servers.len() as u64) as usize;
-        for i in 0..servers.len() {
-            let s = servers[(start + i) % servers.len()];
-            if self.requests.is_ready(s, now) {
+        match self
+            .requests
+            .find_ready_bootstrap_server(&servers, io.rng, now)
+        {
+            Some(s) => {
                 let body = self.build_fetch_or_fetch_snapshot(io);
                 self.send_request(s, body, io);
-                return self.config.request_timeout_ms;
+                self.config.request_timeout_ms
             }
+            None => self
+                .requests
+                .backoff_before_available_bootstrap_server(
+                    &servers,
+                    now,
+                    self.config.retry_backoff_ms,
+                )
+                .max(1),
         }
-        self.requests
-            .next_deadline_ms()
-            .map(|d| d.saturating_sub(now).max(1))
-            .unwrap_or(self.config.retry_backoff_ms)
     }
 
+    /// `maybeSendFetchToBestNode`: to the leader, unless its request timed out or it backs
+    /// off (then one Fetch to any bootstrap voter).
     fn maybe_send_fetch_to_best_node(&mut self, leader: i32, io: &mut RaftIo) -> u64 {
         let now = io.now_ms;
         if self.requests.has_request_timed_out(leader, now) {
@@ -545,10 +552,14 @@ impl KafkaRaftClient {
             self.send_request(leader, body, io);
             self.config.request_timeout_ms
         } else {
+            let servers = self.quorum.remote_voter_ids();
             self.requests
-                .next_deadline_ms()
-                .map(|d| d.saturating_sub(now).max(1))
-                .unwrap_or(u64::MAX)
+                .backoff_before_available_bootstrap_server(
+                    &servers,
+                    now,
+                    self.config.retry_backoff_ms,
+                )
+                .max(1)
         }
     }
 
@@ -560,8 +571,7 @@ impl KafkaRaftClient {
     pub fn poll_listener(&mut self, io: &RaftIo) -> RaftResult<Vec<super::listener::RaftEvent>> {
         use super::listener::{LeaderAndEpoch, RaftEvent};
         let mut out = Vec::new();
-        // Without a snapshot to give, a new listener starts at offset 0 at once (so a leader
-        // of a fresh log tells its listener of the leadership without waiting for the HW).
+        // Without a snapshot to give, a new listener starts at offset 0 at once.
         let log = &io.disk.metadata_log;
         if self.listener.next_offset == super::listener::STARTING_NEXT_OFFSET
             && log.latest_snapshot().is_none_or(|s| s.is_bootstrap())
@@ -606,19 +616,23 @@ impl KafkaRaftClient {
             }
         }
         let current = LeaderAndEpoch {
-            // A Resigned leader still names itself (ResignedState.election()).
             leader_id: self.quorum.leader_id(),
             epoch: self.quorum.epoch(),
         };
-        if self.listener.last_fired != Some(current) {
-            let ready = match &self.quorum.state {
-                EpochState::Leader(l) => self.listener.next_offset >= l.epoch_start_offset,
-                _ => true,
-            };
-            if ready {
-                self.listener.last_fired = Some(current);
-                out.push(RaftEvent::LeaderChange(current));
+        // ListenerContext.maybeFireLeaderChange: a leader tells its own listener only once the
+        // listener has consumed past the epoch start offset (so the high watermark of the new
+        // epoch is established first); a Resigned replica never tells.
+        let fire = match &self.quorum.state {
+            EpochState::Leader(l) => {
+                self.listener.should_fire(current)
+                    && self.listener.next_offset > l.epoch_start_offset
             }
+            EpochState::Resigned(_) => false,
+            _ => self.listener.should_fire(current),
+        };
+        if fire {
+            self.listener.last_fired = current;
+            out.push(RaftEvent::LeaderChange(current));
         }
         Ok(out)
     }
@@ -768,12 +782,15 @@ impl KafkaRaftClient {
                     Ok(self
                         .maybe_send_fetch_to_best_node(leader, io)
                         .min(deadline - now))
-                } else if now >= deadline {
-                    Ok(self.maybe_send_fetch_to_any_bootstrap(io))
                 } else {
-                    Ok(self
-                        .maybe_send_fetch_to_best_node(leader, io)
-                        .min(deadline - now))
+                    // An observer keeps fetching from its leader after its fetch timeout
+                    // (KAFKA-19354): only a newer epoch or leader moves it. (Kafka spins while
+                    // the expired timer is its wait; the engine waits for the request instead.)
+                    let fetch = self.maybe_send_fetch_to_best_node(leader, io);
+                    Ok(match deadline.checked_sub(now).filter(|d| *d > 0) {
+                        Some(left) => fetch.min(left),
+                        None => fetch,
+                    })
                 }
             }
             EpochState::Unattached(u) => {
@@ -891,6 +908,7 @@ impl KafkaRaftClient {
         };
         if let Some(u) = update {
             self.log_leader_hw(u, io);
+            self.on_update_leader_high_watermark(io);
         }
         // Wake parked fetches that now have data.
         let parked = std::mem::take(&mut self.fetch_purgatory);
@@ -927,17 +945,22 @@ impl KafkaRaftClient {
         }
     }
 
+    /// `maybeSendBeginQuorumEpochRequests`: every fetchTimeout/2, BeginQuorumEpoch to the
+    /// voters that have not fetched for that long (KAFKA-16926); the timer restarts whether or
+    /// not anything was sent, and the wait is the sends' (none: until another poll).
     fn maybe_send_begin_quorum_epoch(&mut self, io: &mut RaftIo) -> u64 {
         let now = io.now_ms;
-        let deadline = match &self.quorum.state {
-            EpochState::Leader(l) => l.begin_quorum_epoch_deadline_ms,
+        let (deadline, targets) = match &self.quorum.state {
+            EpochState::Leader(l) => (
+                l.begin_quorum_epoch_deadline_ms,
+                l.need_to_send_begin_quorum_requests(now),
+            ),
             _ => return u64::MAX,
         };
         if now < deadline {
             return deadline - now;
         }
-        let targets = self.quorum.remote_voter_ids();
-        self.maybe_send_requests(&targets, io, |c, _, _| {
+        let wait = self.maybe_send_requests(&targets, io, |c, _, _| {
             RaftRequest::BeginQuorumEpoch(BeginQuorumEpochRequest {
                 leader_epoch: c.quorum.epoch(),
                 leader_id: c.local_id(),
@@ -947,7 +970,7 @@ impl KafkaRaftClient {
         if let EpochState::Leader(l) = &mut self.quorum.state {
             l.begin_quorum_epoch_deadline_ms = now + period;
         }
-        period
+        wait
     }
 
     fn expire_parked_fetches(&mut self, io: &mut RaftIo) -> u64 {
@@ -1341,10 +1364,13 @@ impl KafkaRaftClient {
             return Ok(Some(self.fetch_error_response(e, io)));
         }
         let response = self.try_complete_fetch(from, &r, io);
+        // KAFKA-14145: a fetch whose high watermark is older than the leader's is answered at
+        // once, so that followers and brokers learn of a commit within a round trip.
         let must_answer = !response.records.is_empty()
             || response.diverging_epoch.is_some()
             || response.snapshot_id.is_some()
-            || r.max_wait_ms == 0;
+            || r.max_wait_ms == 0
+            || r.high_watermark < response.high_watermark;
         if must_answer {
             return Ok(Some(response));
         }
@@ -1397,12 +1423,23 @@ impl KafkaRaftClient {
             EpochState::Leader(l) => l.update_replica_state(key, now, r.fetch_offset, leader_end),
             _ => None,
         };
-        if let Some(u) = update {
-            self.log_leader_hw(u, io);
-        }
         resp.high_watermark = self.high_watermark().unwrap_or(-1);
         resp.records = records;
+        if let Some(u) = update {
+            self.log_leader_hw(u, io);
+            self.on_update_leader_high_watermark(io);
+        }
         resp
+    }
+
+    /// `onUpdateLeaderHighWatermark`: every high-watermark advance completes all the parked
+    /// fetches (each answered with the new high watermark).
+    fn on_update_leader_high_watermark(&mut self, io: &mut RaftIo) {
+        let parked = std::mem::take(&mut self.fetch_purgatory);
+        for p in parked {
+            let resp = self.try_complete_fetch(p.from, &p.request, io);
+            self.respond(p.from, p.correlation_id, RaftResponse::Fetch(resp), io);
+        }
     }
 
     fn handle_fetch_response(
@@ -1451,6 +1488,11 @@ impl KafkaRaftClient {
                 Level::Info,
                 format!("Truncated to offset {to} from Fetch response from leader {from}"),
             );
+            // The high watermark is not updated after a truncation.
+            if let EpochState::Follower(f) = &mut self.quorum.state {
+                f.reset_fetch_timeout_for_successful_fetch(now);
+            }
+            return Ok(true);
         } else if let Some(id) = r.snapshot_id {
             // The HW is not updated on this path.
             self.begin_fetching_snapshot(from, id, io);

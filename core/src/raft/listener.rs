@@ -33,15 +33,32 @@ pub const STARTING_NEXT_OFFSET: i64 = -1;
 pub struct ListenerContext {
     /// The next offset to deliver (-1 before anything, then a snapshot's end offset or 0).
     pub next_offset: i64,
-    /// The last leader change delivered.
-    pub last_fired: Option<LeaderAndEpoch>,
+    /// The last leader change delivered (`LeaderAndEpoch.UNKNOWN` at first: no leader, epoch
+    /// 0, which is never told).
+    pub last_fired: LeaderAndEpoch,
 }
 
 impl Default for ListenerContext {
     fn default() -> Self {
         ListenerContext {
             next_offset: STARTING_NEXT_OFFSET,
-            last_fired: None,
+            last_fired: LeaderAndEpoch {
+                leader_id: None,
+                epoch: 0,
+            },
+        }
+    }
+}
+
+impl ListenerContext {
+    /// `shouldFireLeaderChange`: a higher epoch, or a leader where none was known.
+    pub fn should_fire(&self, current: LeaderAndEpoch) -> bool {
+        if current == self.last_fired {
+            false
+        } else if current.epoch > self.last_fired.epoch {
+            true
+        } else {
+            current.leader_id.is_some() && self.last_fired.leader_id.is_none()
         }
     }
 }

@@ -149,6 +149,9 @@ pub struct FetchRequest {
     pub last_fetched_epoch: i32,
     /// maxWaitMs: how long the leader may hold the request when there is nothing new.
     pub max_wait_ms: u64,
+    /// HighWatermark (Fetch v18, KIP-1166): the high watermark the fetching replica knows, -1
+    /// when it knows none; the leader answers at once when its own is newer.
+    pub high_watermark: i64,
 }
 
 /// FetchResponse for `__cluster_metadata-0`.
@@ -324,8 +327,8 @@ impl RaftMessage {
                     e.leader_epoch, e.leader_id, e.preferred_successors
                 ),
                 RaftRequest::Fetch(f) => format!(
-                    "epoch={} fetchOffset={} lastFetchedEpoch={}",
-                    f.current_leader_epoch, f.fetch_offset, f.last_fetched_epoch
+                    "epoch={} fetchOffset={} lastFetchedEpoch={} hw={}",
+                    f.current_leader_epoch, f.fetch_offset, f.last_fetched_epoch, f.high_watermark
                 ),
                 RaftRequest::FetchSnapshot(f) => format!(
                     "epoch={} snapshot={} position={}",

@@ -252,6 +252,10 @@ impl World {
         for id in &ids {
             world.format(*id);
         }
+        // All processes start at the same instant: none refuses another's first request.
+        for n in world.nodes.values_mut() {
+            n.process = ProcessState::Running;
+        }
         for id in ids {
             world.start_process(id);
         }
@@ -1236,13 +1240,15 @@ impl World {
         }
         node.process = ProcessState::Running;
         let inbox = std::mem::take(&mut node.stopped_inbox);
+        // The threads wake with their timers long expired: the Raft poll runs before the
+        // network thread hands over what queued up meanwhile (a fetch timeout fires first).
+        self.with_raft(id, |_, _| Ok(()));
         for (from, msg) in inbox {
             if self.nodes[&id].process != ProcessState::Running {
                 break;
             }
             self.dispatch(id, from, msg);
         }
-        self.with_raft(id, |_, _| Ok(()));
         Ok(())
     }
 

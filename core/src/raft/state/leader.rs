@@ -134,6 +134,21 @@ impl LeaderState {
         }
     }
 
+    /// `needToSendBeginQuorumRequests` (KAFKA-16926): the voters other than the leader that
+    /// have not fetched for half the fetch timeout (or never did).
+    pub fn need_to_send_begin_quorum_requests(&self, now_ms: u64) -> Vec<i32> {
+        let period = self.fetch_timeout_ms / 2;
+        self.voter_states
+            .values()
+            .filter(|s| s.key.id != self.local.id)
+            .filter(|s| {
+                s.last_fetch_ms
+                    .is_none_or(|t| now_ms.saturating_sub(t) >= period)
+            })
+            .map(|s| s.key.id)
+            .collect()
+    }
+
     /// Voters that have not yet acknowledged this leader.
     pub fn non_acknowledging_voters(&self) -> Vec<i32> {
         self.voter_states
@@ -157,10 +172,11 @@ impl LeaderState {
         now_ms: u64,
     ) -> Option<HighWatermarkUpdate> {
         let id = self.local.id;
+        let _ = now_ms;
         if let Some(s) = self.voter_states.get_mut(&id) {
+            // updateLeaderEndOffset sets only the end offset: the leader's own fetch and
+            // caught-up timestamps stay -1 in its toString.
             s.end_offset = Some(end_offset);
-            s.last_fetch_ms = Some(now_ms);
-            s.last_caught_up_ms = Some(now_ms);
             s.last_fetch_leader_end_offset = Some(end_offset);
         }
         self.maybe_update_high_watermark()
