@@ -262,3 +262,34 @@ fn a_restarted_leader_comes_back_resigned_and_never_acts_as_the_active_controlle
         "{after:?}"
     );
 }
+
+#[test]
+fn a_broker_cut_off_from_every_controller_for_10_s_catches_up_once_healed() {
+    for seed in 0..3 {
+        let mut w = world(seed, &[101, 102, 103], &[1], true);
+        let mut c = InvariantChecker::new();
+        run_traced(&mut w, &mut c, 5_000);
+        for v in [101, 102, 103] {
+            w.block(1, v).unwrap();
+            w.block(v, 1).unwrap();
+        }
+        let before = w.events_run();
+        run_traced(&mut w, &mut c, 10_000);
+        // Timed-out requests free their connection and are sent again, one per request
+        // timeout (2 s): no waking every millisecond.
+        assert!(
+            w.events_run() - before < 1_500,
+            "seed {seed}: {} events while cut off",
+            w.events_run() - before
+        );
+        let (leader, _) = w.leader().unwrap();
+        assert!(
+            hw(&w, 1) < hw(&w, leader),
+            "seed {seed}: the NoOps went on without it"
+        );
+        w.heal();
+        run_traced(&mut w, &mut c, 3_000);
+        assert_eq!(hw(&w, 1), hw(&w, leader), "seed {seed}: caught up");
+        assert_eq!(state(&w, 1).0, "Follower");
+    }
+}

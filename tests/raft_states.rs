@@ -68,7 +68,7 @@ fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
         "{text}"
     );
     assert!(
-        text.contains("Completed transition to Leader(localReplicaKey=ReplicaKey(id=1"),
+        text.contains("Completed transition to Leader(localVoterNode=VoterNode(voterKey=ReplicaKey(id=1"),
         "{text}"
     );
     assert!(text.contains("High watermark set to LogOffsetMetadata(offset=3, metadata=Optional.empty) for the first time for epoch 1 based on indexOfHw 0"), "{text}");
@@ -192,14 +192,29 @@ fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_trun
     w.append_to_leader(noop(3), true).unwrap();
     run_checked(&mut w, &mut c, 6_000);
     let text = lines(&w, old).join("\n");
+    // Logged by LeaderState (not KafkaRaftClient), the voters as ReplicaKeys.
+    let check = text
+        .lines()
+        .find(|l| {
+            l.contains("Did not receive fetch request from the majority of the voters within 3000ms. Current fetched voters are [], and voters are [ReplicaKey(id=101, directoryId=")
+        })
+        .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        text.contains(
-            "Did not receive fetch request from the majority of the voters within 3000ms."
-        ),
-        "{text}"
+        check.ends_with("(org.apache.kafka.raft.LeaderState)"),
+        "{check}"
     );
     assert!(
         text.contains("Completed transition to ResignedState(localId="),
+        "{text}"
+    );
+    // Kafka 4.5's LeaderState toString: the local VoterNode with its unresolved endpoint.
+    let port = w.voters().iter().find(|v| v.key.id == old).unwrap().port;
+    assert!(
+        text.contains(&format!(
+            "from Leader(localVoterNode=VoterNode(voterKey=ReplicaKey(id={old}, directoryId="
+        )) && text.contains(&format!(
+            "listeners=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/<unresolved>:{port}}}), supportedKRaftVersion=SupportedVersionRange[min_version:0, max_version:1]), epoch={epoch}, epochStartOffset="
+        )),
         "{text}"
     );
     let (new, new_epoch) = w.leader().expect("the majority side elects");
@@ -210,6 +225,13 @@ fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_trun
     run_checked(&mut w, &mut c, 6_000);
     let text = lines(&w, old).join("\n");
     assert!(text.contains("Truncated to offset"), "{text}");
+    let new_port = w.voters().iter().find(|v| v.key.id == new).unwrap().port;
+    assert!(
+        text.contains(&format!(
+            "leader={new}, leaderEndpoints=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/<unresolved>:{new_port}}})"
+        )),
+        "{text}"
+    );
     let a = &w.node(old).unwrap().disk.metadata_log;
     let b = &w.node(new).unwrap().disk.metadata_log;
     assert_eq!(a.end_offset(), b.end_offset());

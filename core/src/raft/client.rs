@@ -73,7 +73,7 @@ enum ValidOffsetAndEpoch {
 }
 
 /// The logger name of the metadata log (KafkaRaftLog).
-const METADATA_LOG_LOGGER: &str = "org.apache.kafka.raft.KafkaRaftLog";
+const METADATA_LOG_LOGGER: &str = "org.apache.kafka.raft.internals.KafkaRaftLog";
 /// The logger name of the log under it (UnifiedLog).
 const UNIFIED_LOG_LOGGER: &str = "org.apache.kafka.storage.internals.log.UnifiedLog";
 
@@ -844,7 +844,7 @@ impl KafkaRaftClient {
                 l.time_until_check_quorum_expires(now),
                 l.check_quorum_timeout_ms,
                 l.fetched_voters.iter().copied().collect::<Vec<_>>(),
-                l.voter_states.keys().copied().collect::<Vec<_>>(),
+                l.voter_states.values().map(|v| v.key).collect::<Vec<_>>(),
                 leader_successors(l),
             ),
             _ => return Ok(u64::MAX),
@@ -856,13 +856,17 @@ impl KafkaRaftClient {
             return Ok(0);
         }
         if until_check == 0 {
-            self.log(
-                io,
+            // LeaderState.timeUntilCheckQuorumExpires logs it, with the voters' ReplicaKeys (a
+            // Java Set.of, whose order varies per JVM: ascending id here).
+            let keys: Vec<String> = voters.iter().map(|k| k.to_string()).collect();
+            io.log_line(
                 Level::Info,
+                &self.prefix,
+                loggers::LEADER_STATE,
                 format!(
-                    "Did not receive fetch request from the majority of the voters within {timeout_ms}ms. Current fetched voters are {}, and voters are {}",
+                    "Did not receive fetch request from the majority of the voters within {timeout_ms}ms. Current fetched voters are {}, and voters are [{}]",
                     id_set(&fetched),
-                    id_set(&voters)
+                    keys.join(", ")
                 ),
             );
             self.transition_to_resigned(successors, io)?;

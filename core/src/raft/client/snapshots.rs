@@ -25,7 +25,7 @@ const SNAPSHOTS_LOGGER: &str = "org.apache.kafka.snapshot.Snapshots";
 impl KafkaRaftClient {
     fn metadata_log_prefix(&self) -> String {
         format!(
-            "[MetadataLog partition=__cluster_metadata-0, nodeId={}] ",
+            "[RaftLog partition=__cluster_metadata-0, nodeId={}] ",
             self.local_id()
         )
     }

@@ -39,7 +39,7 @@ impl fmt::Display for FollowerState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "FollowerState(fetchTimeoutMs={}, epoch={}, leader={}, leaderEndpoints=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/127.0.0.1:{}}}), votedKey={}, voters={}, highWatermark={}, fetchingSnapshot=Optional.empty)",
+            "FollowerState(fetchTimeoutMs={}, epoch={}, leader={}, leaderEndpoints=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/<unresolved>:{}}}), votedKey={}, voters={}, highWatermark={}, fetchingSnapshot=Optional.empty)",
             self.fetch_timeout_ms,
             self.epoch,
             self.leader_id,

@@ -302,8 +302,9 @@ impl fmt::Display for LeaderState {
             .collect();
         write!(
             f,
-            "Leader(localReplicaKey={}, epoch={}, epochStartOffset={}, highWatermark={}, voterStates={{{}}})",
+            "Leader(localVoterNode=VoterNode(voterKey={}, listeners=Endpoints(endpoints={{ListenerName(CONTROLLER)=localhost/<unresolved>:{}}}), supportedKRaftVersion=SupportedVersionRange[min_version:0, max_version:1]), epoch={}, epochStartOffset={}, highWatermark={}, voterStates={{{}}})",
             self.local,
+            self.local_port,
             self.epoch,
             self.epoch_start_offset,
             optional_offset(self.high_watermark),
