@@ -12,15 +12,20 @@ usage:
       Run a simulated KRaft cluster and print every node's log lines and a final status table.
   kraft check [--rewrite] LESSON...
       Run lessons and compare every output with the file (--rewrite writes the outputs back).
-  kraft run [--lang ko|en] LESSON
-      Print a transcript of a lesson: narration, commands, outputs.
+  kraft run [--lang ko|en] LESSON...
+      Print a transcript of each lesson: narration, commands, outputs (fails if a step fails).
   kraft console
-      Type console commands (the lesson language) against a live cluster.
+      Type console commands (the lesson language) against a live cluster (a pasted lesson's
+      narration, pause and expected outputs are passed over).
   kraft sweep [--from 0] [--seeds 1000]
       Swarm-test seeds: random faults with invariants after every event, then liveness.
   kraft bench [--hours 1]
       Simulated seconds per wall second for 3 controllers + 3 brokers, idle.
 Durations: 250ms, 10s, 2m, 1h (a bare number is milliseconds).";
+
+/// The longest `kraft sim --for`: 24 virtual hours (an idle cluster runs ~200,000 events an
+/// hour, so about a minute of work).
+pub const MAX_SIM_MS: u64 = 24 * 3_600_000;
 
 /// Run the CLI with `args` (without the program name); returns the exit code.
 pub fn main(args: Vec<String>) -> i32 {
@@ -130,7 +135,16 @@ fn sim(args: &[String]) -> Result<String, String> {
                     .parse()
                     .map_err(|_| format!("'{v}' is not a seed (a whole number)"))?
             }
-            "--for" => for_ms = parse_duration_ms(value()?)?,
+            "--for" => {
+                for_ms = parse_duration_ms(value()?)?;
+                if for_ms > MAX_SIM_MS {
+                    return Err(format!(
+                        "--for {}: at most {} (about a minute of work)",
+                        crate::sim::clock::duration_text(for_ms),
+                        crate::sim::clock::duration_text(MAX_SIM_MS)
+                    ));
+                }
+            }
             "--kill" => {
                 let (id, at) = parse_at(value()?)?;
                 actions.push((at, Action::Kill, id));
@@ -154,11 +168,15 @@ fn sim(args: &[String]) -> Result<String, String> {
         }
     }
     actions.sort();
+    if let Some((at, _, id)) = actions.iter().find(|(at, _, _)| *at > for_ms) {
+        return Err(format!(
+            "--kill/--start {id}@{} comes after the end of the run (--for {})",
+            crate::sim::clock::duration_text(*at),
+            crate::sim::clock::duration_text(for_ms)
+        ));
+    }
     let mut notes = String::new();
     for (at, action, id) in actions {
-        if at > for_ms {
-            continue;
-        }
         world.run_for(at.saturating_sub(world.now_ms()));
         let r = match action {
             Action::Kill => world.kill(id),
@@ -330,7 +348,7 @@ fn indent(s: &str) -> String {
 
 fn run_lesson(args: &[String]) -> Result<(), String> {
     let mut lang = "en".to_string();
-    let mut file = None;
+    let mut files = Vec::new();
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
@@ -342,28 +360,86 @@ fn run_lesson(args: &[String]) -> Result<(), String> {
                 }
             }
             other if other.starts_with("--") => return Err(format!("unknown option '{other}'")),
-            other => file = Some(other.to_string()),
+            other => files.push(other.to_string()),
         }
         i += 1;
     }
-    let file = file.ok_or("run needs a lesson file")?;
-    let lesson = read_lesson(&file)?;
-    print!("{}", crate::lesson::runner::transcript(&lesson, &lang));
+    if files.is_empty() {
+        return Err("run needs a lesson file".into());
+    }
+    let mut failed = Vec::new();
+    for file in &files {
+        let lesson = read_lesson(file)?;
+        let (text, steps) = crate::lesson::runner::transcript(&lesson, &lang);
+        print!("{text}");
+        failed.extend(steps);
+    }
+    if !failed.is_empty() {
+        return Err(format!(
+            "{} step(s) failed:\n{}",
+            failed.len(),
+            failed.join("\n")
+        ));
+    }
     Ok(())
 }
 
 fn console() -> Result<(), String> {
     use std::io::BufRead;
     let mut c = crate::lesson::Console::new();
+    let mut reader = ConsoleInput::default();
     let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        if line.trim() == "exit" || line.trim() == "quit" {
-            break;
+    for (n, bytes) in stdin.lock().split(b'\n').enumerate() {
+        let bytes = bytes.map_err(|e| e.to_string())?;
+        match reader.line(n + 1, &bytes) {
+            Err(e) => println!("error: {e}"),
+            Ok(None) => {}
+            Ok(Some(line)) if line == "exit" || line == "quit" => break,
+            Ok(Some(line)) => {
+                println!("{}", crate::lesson::runner::step_output(&mut c, &line))
+            }
         }
-        println!("{}", crate::lesson::runner::step_output(&mut c, &line));
     }
     Ok(())
+}
+
+/// What `kraft console` makes of its input lines: UTF-8 (a bad line is refused, not the end of
+/// the session), no byte-order mark, and a pasted lesson's narration, `pause` and expected
+/// output blocks (`----` up to a blank line) passed over.
+#[derive(Debug, Default)]
+pub struct ConsoleInput {
+    in_expected_block: bool,
+}
+
+impl ConsoleInput {
+    /// The command on input line `n`, if it has one.
+    pub fn line(&mut self, n: usize, bytes: &[u8]) -> Result<Option<String>, String> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            format!(
+                "line {n} is not UTF-8 text (bad byte 0x{:02x} at column {}); ignored",
+                bytes[e.valid_up_to()],
+                e.valid_up_to() + 1
+            )
+        })?;
+        let line = text
+            .trim_start_matches('\u{feff}')
+            .trim_end_matches('\r')
+            .trim();
+        if self.in_expected_block {
+            if line.is_empty() {
+                self.in_expected_block = false;
+            }
+            return Ok(None);
+        }
+        if line == "----" {
+            self.in_expected_block = true;
+            return Ok(None);
+        }
+        if line.is_empty() || line.starts_with('#') || line == "pause" {
+            return Ok(None);
+        }
+        Ok(Some(line.to_string()))
+    }
 }
 
 fn rss_kib() -> Option<u64> {
@@ -464,5 +540,32 @@ mod tests {
         assert!(sim(&args("--controllers 1,1"))
             .unwrap_err()
             .contains("appears twice"));
+        assert_eq!(
+            sim(&args("--kill 101@20s --for 5s")).unwrap_err(),
+            "--kill/--start 101@20s comes after the end of the run (--for 5s)"
+        );
+        assert!(sim(&args("--for 1000h"))
+            .unwrap_err()
+            .starts_with("--for 1000h: at most 24h"));
+    }
+
+    #[test]
+    fn console_input_survives_bad_bytes_a_bom_and_a_pasted_lesson() {
+        let mut r = ConsoleInput::default();
+        assert_eq!(
+            r.line(1, "\u{feff}status\r".as_bytes()),
+            Ok(Some("status".into()))
+        );
+        assert_eq!(
+            r.line(2, b"sta\xfftus"),
+            Err("line 2 is not UTF-8 text (bad byte 0xff at column 4); ignored".into())
+        );
+        let pasted = "#en: Start.\ncluster seed=1\n\nsleep 1s\n----\nleader 101\n\npause\nstatus\n";
+        let got: Vec<String> = pasted
+            .lines()
+            .enumerate()
+            .filter_map(|(n, l)| r.line(n + 3, l.as_bytes()).unwrap())
+            .collect();
+        assert_eq!(got, vec!["cluster seed=1", "sleep 1s", "status"]);
     }
 }

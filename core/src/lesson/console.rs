@@ -9,7 +9,7 @@ use crate::sim::{World, WorldConfig};
 use crate::timeline::{SnapshotRegistry, TimelineHashMap};
 use crate::view::{RevertView, TimelineView};
 
-use super::wait::Wait;
+use super::wait::{Budget, Wait};
 use std::collections::BTreeMap;
 
 /// The console's state: the world (once `cluster` ran) and the settings for the next one.
@@ -17,10 +17,14 @@ use std::collections::BTreeMap;
 pub struct Console {
     /// The simulated cluster.
     pub world: Option<World>,
-    settings: BTreeMap<String, String>,
+    settings: BTreeMap<String, i64>,
     marks: BTreeMap<String, u64>,
     /// How much virtual time one `tick` is.
     pub tick_ms: u64,
+    /// `command.max.ms`: the most virtual time one command may run.
+    pub max_command_ms: u64,
+    /// `command.max.events`: the most events one command may run.
+    pub max_command_events: u64,
     /// A standalone SnapshotRegistry and TimelineHashMap for the `timeline` commands
     /// (the article's example 3).
     pub timeline: (SnapshotRegistry, TimelineHashMap<String, String>),
@@ -35,6 +39,8 @@ impl Default for Console {
             settings: BTreeMap::new(),
             marks: BTreeMap::new(),
             tick_ms: 100,
+            max_command_ms: super::settings::DEFAULT_COMMAND_MAX_MS,
+            max_command_events: super::settings::DEFAULT_COMMAND_MAX_EVENTS,
             timeline: (SnapshotRegistry::new(), TimelineHashMap::new()),
             timeline_last_revert: None,
         }
@@ -50,10 +56,16 @@ pub enum Begun {
     Wait(Wait),
 }
 
+/// The longest `slow` pause: a week.
+pub const MAX_SLOW_MS: u64 = 7 * 24 * 3_600_000;
+
+/// The most events one `step` runs (it prints a line for each).
+pub const MAX_STEP_EVENTS: u64 = 100_000;
+
 /// What `help` prints: every console command with what it does.
 pub const HELP: &str = "\
 cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=1 for broker+controller)
-set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000)
+set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000); `help set` lists them
 step [N]                      run the next N events, each described
 tick [N]                      run N ticks of tick.ms (100 ms) of virtual time
 sleep 15s | run 2s            let virtual time pass
@@ -73,25 +85,21 @@ kafka-metadata-quorum.sh, kafka-topics.sh, kafka-configs.sh, kafka-dump-log.sh, 
 ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state
 help                          this list";
 
-/// Settings `set` accepts, with what they change.
-pub const SETTINGS: &[&str] = &[
-    "controller.quorum.election.timeout.ms",
-    "controller.quorum.fetch.timeout.ms",
-    "controller.quorum.election.backoff.max.ms",
-    "controller.quorum.append.linger.ms",
-    "controller.quorum.request.timeout.ms",
-    "controller.quorum.retry.backoff.ms",
-    "metadata.max.idle.interval.ms",
-    "broker.session.timeout.ms",
-    "metadata.log.segment.bytes",
-    "metadata.log.max.record.bytes.between.snapshots",
-    "metadata.log.max.snapshot.interval.ms",
-    "metadata.max.retention.bytes",
-    "metadata.max.retention.ms",
-    "network.latency.ms",
-    "network.jitter.ms",
-    "tick.ms",
-];
+/// What `help set` prints: every setting with its range and what it changes.
+pub fn settings_help() -> String {
+    super::settings::SETTINGS
+        .iter()
+        .map(|s| {
+            let range = match (s.min, s.max) {
+                (i64::MIN, i64::MAX) => "any".to_string(),
+                (min, max) if max == i64::from(i32::MAX) || max == i64::MAX => format!("{min}.."),
+                (min, max) => format!("{min}..={max}"),
+            };
+            format!("{:<50} {:<14} {}", s.name, range, s.doc)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// Split a command line into words; `"..."` keeps spaces.
 pub fn split_words(line: &str) -> Result<Vec<String>, String> {
@@ -172,9 +180,10 @@ impl Console {
             Err(e) => return Begun::Done(Err(e)),
         };
         if matches!(words.first().map(String::as_str), Some("sleep" | "run")) {
+            let budget = self.budget();
             let begun = self
                 .world()
-                .and_then(|w| Wait::parse(line, &words, w))
+                .and_then(|w| Wait::parse(line, &words, w, budget))
                 .map(|w| w.expect("sleep and run are waits"));
             return match begun {
                 Ok(wait) => Begun::Wait(wait),
@@ -184,15 +193,48 @@ impl Console {
         Begun::Done(self.exec(line))
     }
 
-    /// Run one command line; the text it prints, or the error it reports.
+    /// What one command may run at most (`command.max.ms`, `command.max.events`).
+    pub fn budget(&self) -> Budget {
+        Budget {
+            max_ms: self.max_command_ms,
+            max_events: self.max_command_events,
+        }
+    }
+
+    /// Run one command line within its budget ([`Console::budget`]); the text it prints, or the
+    /// error it reports.
     pub fn exec(&mut self, line: &str) -> Result<String, String> {
+        let budget = self.budget();
+        if let Some(w) = self.world.as_mut() {
+            w.limit_events(Some(budget.max_events));
+        }
+        let out = self.exec_command(line);
+        let Some(w) = self.world.as_mut() else {
+            return out;
+        };
+        let stopped = w.out_of_events();
+        w.limit_events(None);
+        if stopped {
+            let what = line.split_whitespace().next().unwrap_or("");
+            return Err(budget.exhausted(what, w));
+        }
+        out
+    }
+
+    fn exec_command(&mut self, line: &str) -> Result<String, String> {
         let words = split_words(line)?;
         let Some(cmd) = words.first().map(|s| s.as_str()) else {
             return Ok(String::new());
         };
         let args = &words[1..];
         match cmd {
-            "help" => Ok(HELP.to_string()),
+            "help" => match args.first().map(String::as_str) {
+                None => Ok(HELP.to_string()),
+                Some("set") => Ok(settings_help()),
+                Some(other) => Err(format!(
+                    "help: no topic '{other}' (try `help` or `help set`)"
+                )),
+            },
             "cluster" => self.cluster(args),
             "set" => self.set(args),
             "step" => {
@@ -202,6 +244,11 @@ impl Console {
                         .map_err(|_| format!("'{a}' is not a number of events"))?,
                     None => 1,
                 };
+                if n > MAX_STEP_EVENTS {
+                    return Err(format!(
+                        "step: at most {MAX_STEP_EVENTS} events, one line each (use `sleep` or `run` for more)"
+                    ));
+                }
                 let w = self.world()?;
                 let mut out = String::new();
                 for _ in 0..n {
@@ -225,7 +272,9 @@ impl Console {
                         .map_err(|_| format!("'{a}' is not a number of ticks"))?,
                     None => 1,
                 };
-                let ms = n.saturating_mul(self.tick_ms);
+                let ms = self
+                    .budget()
+                    .check_ms("tick", n.saturating_mul(self.tick_ms))?;
                 let w = self.world()?;
                 let (events, delivered) = (w.events_run(), w.network().delivered);
                 w.run_for(ms);
@@ -237,8 +286,9 @@ impl Console {
                 ))
             }
             "sleep" | "run" => {
+                let budget = self.budget();
                 let w = self.world()?;
-                let wait = Wait::parse(line, &words, w)?.expect("sleep and run are waits");
+                let wait = Wait::parse(line, &words, w, budget)?.expect("sleep and run are waits");
                 wait.finish(w)
             }
             "kill" => {
@@ -287,6 +337,12 @@ impl Console {
                 };
                 let id = self.node_id(&id)?;
                 let ms = parse_duration_ms(&d)?;
+                if ms > MAX_SLOW_MS {
+                    return Err(format!(
+                        "slow: at most {} (for a longer pause: kill -STOP, later kill -CONT)",
+                        crate::sim::clock::duration_text(MAX_SLOW_MS)
+                    ));
+                }
                 self.world()?.slow(id, ms).map_err(|e| e.to_string())?;
                 Ok(String::new())
             }
@@ -320,16 +376,23 @@ impl Console {
                     kind: None,
                 };
                 let mut rate = None;
+                if args.is_empty() {
+                    return Err("usage: drop from=N to=N kind=FetchRequest (at least one of them) | drop rate=0.1 (0 to 1) | heal".into());
+                }
                 for (k, v) in key_values(args)? {
                     match k.as_str() {
                         "from" => rule.from = Some(self.node_id(&v)?),
                         "to" => rule.to = Some(self.node_id(&v)?),
-                        "kind" => rule.kind = Some(v),
+                        "kind" => rule.kind = Some(DropRule::check_kind(&v)?),
                         "rate" => {
-                            rate = Some(
-                                v.parse::<f64>()
-                                    .map_err(|_| format!("rate '{v}' is not a number"))?,
-                            )
+                            let r = v
+                                .parse::<f64>()
+                                .ok()
+                                .filter(|r| (0.0..=1.0).contains(r))
+                                .ok_or_else(|| {
+                                    format!("drop: rate '{v}' is not a probability from 0 to 1")
+                                })?;
+                            rate = Some(r)
                         }
                         other => {
                             return Err(format!(
@@ -337,6 +400,10 @@ impl Console {
                             ))
                         }
                     }
+                }
+                let has_rule = rule.from.is_some() || rule.to.is_some() || rule.kind.is_some();
+                if rate.is_some() && has_rule {
+                    return Err("drop: rate= applies to every link; give it alone".into());
                 }
                 let w = self.world()?;
                 match rate {
@@ -405,40 +472,7 @@ impl Console {
         let mut config = WorldConfig::new(seed, controllers, brokers);
         config.combined = combined;
         for (k, v) in &self.settings {
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("{k}: '{v}' is not a number"))?;
-            match k.as_str() {
-                "controller.quorum.election.timeout.ms" => config.quorum.election_timeout_ms = n,
-                "controller.quorum.fetch.timeout.ms" => config.quorum.fetch_timeout_ms = n,
-                "controller.quorum.election.backoff.max.ms" => {
-                    config.quorum.election_backoff_max_ms = n
-                }
-                "controller.quorum.append.linger.ms" => config.quorum.append_linger_ms = n,
-                "controller.quorum.request.timeout.ms" => config.quorum.request_timeout_ms = n,
-                "controller.quorum.retry.backoff.ms" => config.quorum.retry_backoff_ms = n,
-                "metadata.max.idle.interval.ms" => config.controller.no_op_interval_ms = n,
-                "broker.session.timeout.ms" => config.controller.session_timeout_ms = n,
-                "metadata.log.segment.bytes" => {
-                    config.quorum.metadata_log.segment_bytes = n.max(1) as usize
-                }
-                "metadata.log.max.record.bytes.between.snapshots" => {
-                    config
-                        .quorum
-                        .metadata_log
-                        .max_record_bytes_between_snapshots = n.max(1)
-                }
-                "metadata.log.max.snapshot.interval.ms" => {
-                    config.quorum.metadata_log.max_snapshot_interval_ms = n
-                }
-                "metadata.max.retention.bytes" => {
-                    config.quorum.metadata_log.retention_bytes = Some(n)
-                }
-                "metadata.max.retention.ms" => config.quorum.metadata_log.retention_ms = Some(n),
-                "network.latency.ms" => config.network.latency_ms = n,
-                "network.jitter.ms" => config.network.jitter_ms = n,
-                _ => {}
-            }
+            super::settings::apply(&mut config, k, *v);
         }
         let world = World::new(config).map_err(|e| e.to_string())?;
         self.marks.clear();
@@ -448,29 +482,23 @@ impl Console {
 
     fn set(&mut self, args: &[String]) -> Result<String, String> {
         if args.is_empty() {
-            return Err("usage: set key=value ...".into());
+            return Err("usage: set key=value ... (`help set` lists the settings)".into());
         }
         for (k, v) in key_values(args)? {
-            if !SETTINGS.contains(&k.as_str()) {
-                return Err(format!(
-                    "set: unknown setting '{k}' (one of: {})",
-                    SETTINGS.join(", ")
-                ));
-            }
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("{k}: '{v}' is not a whole number"))?;
-            if k == "tick.ms" {
-                if n == 0 {
-                    return Err("tick.ms must be at least 1".into());
+            let setting = super::settings::find(&k).ok_or_else(|| super::settings::unknown(&k))?;
+            let n = setting.parse(&v)?;
+            match k.as_str() {
+                "tick.ms" => self.tick_ms = n as u64,
+                "command.max.ms" => self.max_command_ms = n as u64,
+                "command.max.events" => self.max_command_events = n as u64,
+                _ if self.world.is_some() => {
+                    return Err(format!(
+                        "{k} takes effect at start: put `set` before `cluster`"
+                    ))
                 }
-                self.tick_ms = n;
-            } else if self.world.is_some() {
-                return Err(format!(
-                    "{k} takes effect at start: put `set` before `cluster`"
-                ));
-            } else {
-                self.settings.insert(k, v);
+                _ => {
+                    self.settings.insert(k, n);
+                }
             }
         }
         Ok(String::new())
@@ -879,6 +907,141 @@ mod tests {
         assert!(out.contains("+300 ms:"), "{out}");
         assert!(out.contains(&format!(" {ran} events")), "{out}");
         assert!(c.exec("step x").unwrap_err().contains("not a number"));
+    }
+
+    #[test]
+    fn every_command_runs_within_its_budget() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+            .unwrap();
+        for (cmd, says) in [
+            (
+                "sleep 1000h",
+                "sleep: 1000h is longer than one command may run (1h;",
+            ),
+            ("tick 2147483648", "tick: "),
+            ("run until=leader timeout=100000h", "run: 100000h is longer"),
+            ("step 18446744073709551615", "step: at most 100000 events"),
+            ("step 18446744073709551616", "is not a number of events"),
+            ("slow 101 18446744073709551615ms", "slow: at most 168h"),
+            ("sleep 5s extra", "sleep: unexpected 'extra'"),
+        ] {
+            let e = c.exec(cmd).unwrap_err();
+            assert!(e.contains(says), "{cmd}: {e}");
+        }
+        assert_eq!(c.world.as_ref().unwrap().now_ms(), 0, "nothing ran");
+        // An event budget stops a command where it got to, with a clear message; the
+        // cluster stays usable.
+        c.exec("set command.max.events=500").unwrap();
+        let e = c.exec("sleep 10s").unwrap_err();
+        assert!(
+            e.starts_with("sleep: stopped at ") && e.contains("after 500 events"),
+            "{e}"
+        );
+        let w = c.world.as_ref().unwrap();
+        assert!(w.now_ms() < 10_000 && w.events_run() == 500);
+        assert!(c.exec("step 600").unwrap_err().contains("after 500 events"));
+        assert!(c
+            .exec("tick 100")
+            .unwrap_err()
+            .starts_with("tick: stopped at"));
+        c.exec("set command.max.events=1000000 command.max.ms=7200000")
+            .unwrap();
+        c.exec("sleep 2h").unwrap();
+        assert!(c.exec("status").is_ok());
+        // The page plays a wait in pieces: the same budget, over all of them.
+        c.exec("set command.max.events=300").unwrap();
+        let Begun::Wait(wait) = c.begin("sleep 20s") else {
+            panic!("a wait")
+        };
+        let w = c.world.as_mut().unwrap();
+        let mut out = None;
+        for frame in 1..1000 {
+            out = wait.advance(w, wait.start_ms + frame * 10, |_| false);
+            if out.is_some() {
+                break;
+            }
+        }
+        assert!(out.unwrap().unwrap_err().contains("after 300 events"));
+    }
+
+    #[test]
+    fn settings_take_kafkas_ranges_and_texts() {
+        let mut c = Console::new();
+        assert_eq!(
+            c.exec("set controller.quorum.retry.backoff.ms=-1").unwrap_err(),
+            "Invalid value -1 for configuration controller.quorum.retry.backoff.ms: Value must be at least 0"
+        );
+        assert!(c
+            .exec("set controller.quorum.request.timeout.ms=0")
+            .unwrap_err()
+            .contains("at least 1 in the playground"));
+        assert!(c
+            .exec("set network.latency.ms=18446744073709551615")
+            .unwrap_err()
+            .contains("0..=60000"));
+        assert!(c
+            .exec("set bogus=1")
+            .unwrap_err()
+            .contains("unknown setting 'bogus'"));
+        c.exec("set metadata.max.idle.interval.ms=0 tick.ms=250")
+            .unwrap();
+        assert_eq!(c.tick_ms, 250);
+        assert!(c.exec("help set").unwrap().contains("command.max.events"));
+    }
+
+    #[test]
+    fn drop_rules_and_limits_are_checked() {
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+            .unwrap();
+        assert!(c.exec("drop").unwrap_err().starts_with("usage: drop"));
+        assert!(c.exec("drop rate=5").unwrap_err().contains("from 0 to 1"));
+        assert!(c.exec("drop rate=NaN").unwrap_err().contains("from 0 to 1"));
+        assert!(c
+            .exec("drop kind=Fetch")
+            .unwrap_err()
+            .contains("did you mean FetchRequest or FetchResponse"));
+        assert!(c
+            .exec("drop kind=Bogus")
+            .unwrap_err()
+            .contains("BrokerHeartbeat"));
+        c.exec("drop kind=fetchrequest from=102").unwrap();
+        assert_eq!(
+            c.world.as_ref().unwrap().network().drop_rules[0]
+                .kind
+                .as_deref(),
+            Some("FetchRequest")
+        );
+        for id in 2..14 {
+            c.exec(&format!("add-broker {id}")).unwrap();
+        }
+        assert!(c
+            .exec("add-broker 99")
+            .unwrap_err()
+            .contains("at most 16 nodes"));
+    }
+
+    #[test]
+    fn every_kind_on_the_wire_is_one_a_drop_rule_may_name() {
+        let kinds = crate::sim::network::message_kinds();
+        let mut c = Console::new();
+        c.exec("cluster controllers=101,102,103 brokers=1,2,3 seed=4")
+            .unwrap();
+        c.exec("sleep 10s").unwrap();
+        c.exec("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic t --replication-factor 3")
+            .unwrap();
+        c.exec("kill -9 101").unwrap();
+        let w = c.world.as_mut().unwrap();
+        for _ in 0..20_000 {
+            let Some(line) = w.step_described() else {
+                break;
+            };
+            if let Some(rest) = line.split("] deliver ").nth(1) {
+                let kind = rest.split_whitespace().next().unwrap();
+                assert!(kinds.iter().any(|k| k == kind), "{kind} not in {kinds:?}");
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod console;
 pub mod parse;
 pub mod rewind;
 pub mod runner;
+pub mod settings;
 pub mod stage;
 pub mod wait;
 

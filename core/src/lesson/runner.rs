@@ -102,10 +102,13 @@ fn bad_directive(console: &Console, lesson: &Lesson, step: &Step) -> Option<Mism
     })
 }
 
-/// A transcript of the lesson as the engine runs it: narration, `$ command`, output.
-pub fn transcript(lesson: &Lesson, lang: &str) -> String {
+/// A transcript of the lesson as the engine runs it: narration, `$ command`, output; and the
+/// steps that failed (`file:line: command: error`), an error the lesson pins as its expected
+/// output excepted.
+pub fn transcript(lesson: &Lesson, lang: &str) -> (String, Vec<String>) {
     let mut console = Console::new();
     let mut out = String::new();
+    let mut failed = Vec::new();
     for s in &lesson.steps {
         for n in &s.narration {
             if n.lang == lang || n.lang == "any" {
@@ -115,6 +118,13 @@ pub fn transcript(lesson: &Lesson, lang: &str) -> String {
         if !s.command.is_empty() {
             out.push_str(&format!("$ {}\n", s.command));
             let o = step_output(&mut console, &s.command);
+            let pinned = s
+                .expected
+                .as_deref()
+                .is_some_and(|e| normalize(e) == normalize(&o));
+            if o.starts_with("error: ") && !pinned {
+                failed.push(format!("{}:{}: {}: {}", lesson.name, s.line, s.command, o));
+            }
             if !o.is_empty() {
                 out.push_str(&o);
                 out.push('\n');
@@ -124,12 +134,31 @@ pub fn transcript(lesson: &Lesson, lang: &str) -> String {
             out.push_str("-- pause --\n");
         }
     }
-    out
+    (out, failed)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transcript_names_the_steps_that_failed_but_not_pinned_errors() {
+        let l = Lesson::parse(
+            "x.lesson",
+            "cluster controllers=101 seed=1\n\nkill -9 999\n----\nerror: no node 999 in the cluster (nodes: 101)\n\nbogus\n",
+        )
+        .unwrap();
+        let (text, failed) = transcript(&l, "en");
+        assert!(
+            text.contains("$ bogus\nerror: unknown command 'bogus'"),
+            "{text}"
+        );
+        assert_eq!(failed.len(), 1, "{failed:?}");
+        assert!(
+            failed[0].starts_with("x.lesson:7: bogus: error: unknown command"),
+            "{failed:?}"
+        );
+    }
 
     #[test]
     fn a_directive_naming_a_missing_node_is_a_mismatch_with_its_location() {

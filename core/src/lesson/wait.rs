@@ -4,7 +4,7 @@
 //! go), so a lesson's pinned output is the same either way.
 
 use crate::cli::parse_duration_ms;
-use crate::sim::clock::human_ms;
+use crate::sim::clock::{duration_text, human_ms};
 use crate::sim::World;
 use crate::view::pace::Pace;
 
@@ -119,6 +119,56 @@ pub struct Wait {
     pub until: Option<Condition>,
     /// The text after `until=`, for the timeout message.
     cond_text: String,
+    /// `events_run` when it began.
+    start_events: u64,
+    /// The most events it may run (`command.max.events`).
+    max_events: u64,
+}
+
+/// What one command may run at most: `command.max.ms` of virtual time and
+/// `command.max.events` events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Virtual ms.
+    pub max_ms: u64,
+    /// Events.
+    pub max_events: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_ms: super::settings::DEFAULT_COMMAND_MAX_MS,
+            max_events: super::settings::DEFAULT_COMMAND_MAX_EVENTS,
+        }
+    }
+}
+
+impl Budget {
+    /// `Err` when `ms` of virtual time is more than one command may run.
+    pub fn check_ms(&self, what: &str, ms: u64) -> Result<u64, String> {
+        if ms > self.max_ms {
+            return Err(format!(
+                "{what}: {} is longer than one command may run ({}; `set command.max.ms=...` allows more, or split it)",
+                duration_text(ms),
+                duration_text(self.max_ms)
+            ));
+        }
+        Ok(ms)
+    }
+
+    /// The error of a command stopped by its event budget.
+    pub fn exhausted(&self, what: &str, world: &World) -> String {
+        out_of_events(what, world, self.max_events)
+    }
+}
+
+/// The error of a command `what` stopped after `max_events` events.
+pub fn out_of_events(what: &str, world: &World, max_events: u64) -> String {
+    format!(
+        "{what}: stopped at {} of virtual time after {max_events} events, the most one command may run (`set command.max.events=...` allows more); the cluster may be livelocked",
+        human_ms(world.now_ms())
+    )
 }
 
 /// The default `timeout=` of `run until=`.
@@ -127,38 +177,65 @@ pub const DEFAULT_UNTIL_TIMEOUT_MS: u64 = 30_000;
 impl Wait {
     /// The wait `words` (a `sleep` or `run` command) asks for, begun now; `Ok(None)` when the
     /// command is not a wait.
-    pub fn parse(line: &str, words: &[String], world: &World) -> Result<Option<Wait>, String> {
+    pub fn parse(
+        line: &str,
+        words: &[String],
+        world: &World,
+        budget: Budget,
+    ) -> Result<Option<Wait>, String> {
         let Some(cmd @ ("sleep" | "run")) = words.first().map(String::as_str) else {
             return Ok(None);
         };
         let args = &words[1..];
         let start_ms = world.now_ms();
+        let wait = |end_ms: u64, until: Option<Condition>, cond_text: &str| Wait {
+            command: line.to_string(),
+            start_ms,
+            end_ms,
+            until,
+            cond_text: cond_text.to_string(),
+            start_events: world.events_run(),
+            max_events: budget.max_events,
+        };
         if let Some(cond) = args.iter().find_map(|a| a.strip_prefix("until=")) {
+            if let Some(bad) = args
+                .iter()
+                .find(|a| !a.starts_with("until=") && !a.starts_with("timeout="))
+            {
+                return Err(format!(
+                    "run: unexpected '{bad}' (run until=CONDITION [timeout=DURATION])"
+                ));
+            }
             let timeout = args
                 .iter()
                 .find_map(|a| a.strip_prefix("timeout="))
                 .map(parse_duration_ms)
                 .transpose()?
-                .unwrap_or(DEFAULT_UNTIL_TIMEOUT_MS);
-            return Ok(Some(Wait {
-                command: line.to_string(),
-                start_ms,
-                end_ms: start_ms.saturating_add(timeout),
-                until: Some(Condition::parse(cond, world)?),
-                cond_text: cond.to_string(),
-            }));
+                .unwrap_or(DEFAULT_UNTIL_TIMEOUT_MS.min(budget.max_ms));
+            let timeout = budget.check_ms("run", timeout)?;
+            let until = Condition::parse(cond, world)?;
+            return Ok(Some(wait(
+                start_ms.saturating_add(timeout),
+                Some(until),
+                cond,
+            )));
         }
-        let d = args
-            .first()
-            .ok_or_else(|| format!("usage: {cmd} DURATION (e.g. {cmd} 15s) or run until=leader"))?;
-        let ms = parse_duration_ms(d)?;
-        Ok(Some(Wait {
-            command: line.to_string(),
-            start_ms,
-            end_ms: start_ms.saturating_add(ms),
-            until: None,
-            cond_text: String::new(),
-        }))
+        let (d, extra) = match args {
+            [d] => (d, None),
+            [_, extra, ..] => (&args[0], Some(extra)),
+            [] => {
+                return Err(format!(
+                    "usage: {cmd} DURATION (e.g. {cmd} 15s) or run until=leader"
+                ))
+            }
+        };
+        if let Some(extra) = extra {
+            return Err(format!(
+                "{cmd}: unexpected '{extra}' (usage: {cmd} DURATION)"
+            ));
+        }
+        let ms = budget.check_ms(cmd, parse_duration_ms(d)?)?;
+        Ok(Some(wait(start_ms.saturating_add(ms), None, "")))
     }
 
     /// Whether it is over before running anything (`run until=` whose condition holds now).
@@ -177,11 +254,45 @@ impl Wait {
         &self,
         world: &mut World,
         until_ms: u64,
-        mut pause: impl FnMut(&World) -> bool,
+        pause: impl FnMut(&World) -> bool,
+    ) -> Option<Result<String, String>> {
+        self.advance_capped(world, until_ms, u64::MAX, pause)
+    }
+
+    /// [`Wait::advance`] running at most `cap` events this time (a frame's worth of work for
+    /// the page); the wait's own budget counts over all the pieces.
+    pub fn advance_capped(
+        &self,
+        world: &mut World,
+        until_ms: u64,
+        cap: u64,
+        pause: impl FnMut(&World) -> bool,
     ) -> Option<Result<String, String>> {
         if let Some(done) = self.done_at_start(world) {
             return Some(done);
         }
+        let used = world.events_run().saturating_sub(self.start_events);
+        let remaining = self.max_events.saturating_sub(used);
+        world.limit_events(Some(remaining.min(cap)));
+        let out = self.advance_within_budget(world, until_ms, pause);
+        let out = match out {
+            None if world.out_of_events() && cap >= remaining => Some(Err(out_of_events(
+                self.command.split_whitespace().next().unwrap_or("run"),
+                world,
+                self.max_events,
+            ))),
+            out => out,
+        };
+        world.limit_events(None);
+        out
+    }
+
+    fn advance_within_budget(
+        &self,
+        world: &mut World,
+        until_ms: u64,
+        mut pause: impl FnMut(&World) -> bool,
+    ) -> Option<Result<String, String>> {
         let limit = until_ms.min(self.end_ms);
         while let Some(t) = world.next_event_time() {
             if t > limit {
@@ -195,6 +306,9 @@ impl Wait {
             if world.next_event_time() != Some(world.now_ms()) && pause(world) {
                 return None;
             }
+        }
+        if world.out_of_events() {
+            return None;
         }
         // No event left before `limit`: time moves on to it.
         world.run_for(limit.saturating_sub(world.now_ms()));
@@ -234,6 +348,10 @@ impl Wait {
     }
 }
 
+/// The most events one animation frame runs (a few ms of engine work in the page): a busy
+/// cluster is played slower rather than freezing the page.
+pub const FRAME_MAX_EVENTS: u64 = 20_000;
+
 /// A wait played frame by frame with adaptive time ([`Pace`]): what the page does with a lesson's
 /// `sleep` or `run until=` step, so that the room sees the election or the fencing happen.
 #[derive(Clone, Debug, PartialEq)]
@@ -256,7 +374,9 @@ impl PlayedWait {
     pub fn frame(&mut self, world: &mut World, wall_ms: f64) -> Option<Result<String, String>> {
         let until = self.pace.frame(world, wall_ms);
         let pace = &self.pace;
-        let out = self.wait.advance(world, until, |w| pace.should_pause(w));
+        let out = self
+            .wait
+            .advance_capped(world, until, FRAME_MAX_EVENTS, |w| pace.should_pause(w));
         self.pace.settle(world);
         out
     }

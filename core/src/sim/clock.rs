@@ -55,9 +55,30 @@ pub fn human_ms(ms: u64) -> String {
     }
 }
 
+/// A duration as the console's arguments spell it: `1h`, `90m`, `15s`, `250ms` (the largest
+/// unit that divides it).
+pub fn duration_text(ms: u64) -> String {
+    match ms {
+        0 => "0ms".to_string(),
+        ms if ms % 3_600_000 == 0 => format!("{}h", ms / 3_600_000),
+        ms if ms % 60_000 == 0 => format!("{}m", ms / 60_000),
+        ms if ms % 1000 == 0 => format!("{}s", ms / 1000),
+        ms => format!("{ms}ms"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_print_in_the_largest_unit() {
+        assert_eq!(duration_text(3_600_000), "1h");
+        assert_eq!(duration_text(3_600_000_000), "1000h");
+        assert_eq!(duration_text(90_000), "90s");
+        assert_eq!(duration_text(120_000), "2m");
+        assert_eq!(duration_text(1_507), "1507ms");
+    }
 
     #[test]
     fn base_time_prints_as_kafka_examples() {

@@ -53,7 +53,66 @@ pub struct DropRule {
     pub kind: Option<String>,
 }
 
+/// The APIs of the messages on the wire, as [`Message::kind`] names them (with `Request`,
+/// `Response` or, for a failure the network client synthesizes, `Failed`).
+pub const MESSAGE_APIS: &[&str] = &[
+    "Vote",
+    "PreVote",
+    "BeginQuorumEpoch",
+    "EndQuorumEpoch",
+    "Fetch",
+    "FetchSnapshot",
+    "ControllerRegistration",
+    "BrokerRegistration",
+    "BrokerHeartbeat",
+    "CreateTopics",
+    "DeleteTopics",
+    "IncrementalAlterConfigs",
+    "AlterPartition",
+    "ReplicaFetch",
+];
+
+/// Every message kind a drop rule may name: each API with `Request`, `Response` and `Failed`.
+pub fn message_kinds() -> Vec<String> {
+    MESSAGE_APIS
+        .iter()
+        .flat_map(|a| ["Request", "Response", "Failed"].map(|s| format!("{a}{s}")))
+        .collect()
+}
+
 impl DropRule {
+    /// The kind `text` names (case-insensitive), as [`Message::kind`] spells it; an error that
+    /// lists the kinds otherwise.
+    pub fn check_kind(text: &str) -> Result<String, String> {
+        let kinds = message_kinds();
+        if let Some(k) = kinds.iter().find(|k| k.eq_ignore_ascii_case(text)) {
+            return Ok(k.clone());
+        }
+        let close: Vec<&String> = kinds
+            .iter()
+            .filter(|k| {
+                k.to_ascii_lowercase()
+                    .starts_with(&text.to_ascii_lowercase())
+            })
+            .collect();
+        let hint = if close.is_empty() {
+            format!(
+                "one of {}, each with Request, Response or Failed",
+                MESSAGE_APIS.join(", ")
+            )
+        } else {
+            format!(
+                "did you mean {}?",
+                close
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )
+        };
+        Err(format!("drop: no message kind '{text}' ({hint})"))
+    }
+
     /// Whether the rule drops `m`.
     pub fn matches(&self, from: i32, to: i32, m: &Message) -> bool {
         self.from.is_none_or(|f| f == from)

@@ -62,6 +62,11 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
+/// The most nodes a world holds (the drawing's ring and the tables are sized for it).
+pub const MAX_NODES: usize = 16;
+/// The most voters (controllers and combined nodes) a world holds.
+pub const MAX_VOTERS: usize = 9;
+
 /// How to build a world.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorldConfig {
@@ -119,11 +124,15 @@ impl WorldConfig {
                 "at least one controller (voter) is needed".into(),
             ));
         }
-        if self.controllers.len() + self.combined.len() > 9 {
-            return Err(SimError::BadConfig("at most 9 voters are supported".into()));
+        if self.controllers.len() + self.combined.len() > MAX_VOTERS {
+            return Err(SimError::BadConfig(format!(
+                "at most {MAX_VOTERS} voters are supported"
+            )));
         }
-        if seen.len() > 16 {
-            return Err(SimError::BadConfig("at most 16 nodes are supported".into()));
+        if seen.len() > MAX_NODES {
+            return Err(SimError::BadConfig(format!(
+                "at most {MAX_NODES} nodes are supported"
+            )));
         }
         Ok(())
     }
@@ -169,6 +178,8 @@ pub struct World {
     /// Fatal faults seen (a bug in the engine if ever non-empty).
     fatal_faults: Vec<String>,
     admin: AdminClient,
+    /// `events_run` at which running stops (a command's budget); `None`: no limit.
+    event_limit: Option<u64>,
 }
 
 /// Broker lifecycle requests use correlation ids from here, apart from the controller's.
@@ -247,6 +258,7 @@ impl World {
             open_requests: BTreeMap::new(),
             fatal_faults: Vec::new(),
             admin: AdminClient::default(),
+            event_limit: None,
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
         for id in &ids {
@@ -323,8 +335,23 @@ impl World {
 
     // ----- running -----
 
-    /// Run exactly one event. False when nothing is scheduled.
+    /// Allow at most `max_events` more events (a command's budget: a livelock or a huge wait
+    /// stops there instead of hanging); `None` lifts the limit. Once it is reached nothing more
+    /// runs and virtual time stands still until it is set again.
+    pub fn limit_events(&mut self, max_events: Option<u64>) {
+        self.event_limit = max_events.map(|n| self.events_run.saturating_add(n));
+    }
+
+    /// Whether the budget set by [`World::limit_events`] is used up.
+    pub fn out_of_events(&self) -> bool {
+        self.event_limit.is_some_and(|l| self.events_run >= l)
+    }
+
+    /// Run exactly one event. False when nothing is scheduled (or the budget is used up).
     pub fn step(&mut self) -> bool {
+        if self.out_of_events() {
+            return false;
+        }
         while let Some(s) = self.scheduler.pop() {
             if !self.is_live(&s.event) {
                 continue;
@@ -341,6 +368,9 @@ impl World {
     /// Run the next live event and describe it in one line (`deliver FetchRequest 102 -> 101
     /// ...`, `wake 101`, `controller 101 runs ...`); None when nothing is scheduled.
     pub fn step_described(&mut self) -> Option<String> {
+        if self.out_of_events() {
+            return None;
+        }
         loop {
             let s = self.scheduler.pop()?;
             if !self.is_live(&s.event) {
@@ -382,6 +412,9 @@ impl World {
 
     /// Time of the next live event.
     pub fn next_event_time(&mut self) -> Option<u64> {
+        if self.out_of_events() {
+            return None;
+        }
         loop {
             let s = self.scheduler.peek()?;
             if self.is_live(&s.event) {
@@ -402,7 +435,9 @@ impl World {
             }
             self.step();
         }
-        self.now_ms = self.now_ms.max(end);
+        if !self.out_of_events() {
+            self.now_ms = self.now_ms.max(end);
+        }
     }
 
     /// Run until `pred` holds (checked after every event) or `max_ms` of virtual time pass.
@@ -421,7 +456,9 @@ impl World {
                 return true;
             }
         }
-        self.now_ms = self.now_ms.max(end);
+        if !self.out_of_events() {
+            self.now_ms = self.now_ms.max(end);
+        }
         false
     }
 
@@ -940,6 +977,11 @@ impl World {
         if self.nodes.contains_key(&id) {
             return Err(SimError::BadConfig(format!("node {id} already exists")));
         }
+        if self.nodes.len() >= MAX_NODES {
+            return Err(SimError::BadConfig(format!(
+                "at most {MAX_NODES} nodes are supported"
+            )));
+        }
         if id < 0 {
             return Err(SimError::BadConfig(format!(
                 "node id {id} must not be negative"
@@ -1256,7 +1298,7 @@ impl World {
     pub fn slow(&mut self, id: i32, ms: u64) -> Result<(), SimError> {
         self.stop(id)?;
         self.scheduler
-            .schedule(self.now_ms + ms, Event::Resume { node: id });
+            .schedule(self.now_ms.saturating_add(ms), Event::Resume { node: id });
         Ok(())
     }
 

@@ -27,6 +27,7 @@
 
 pub mod configs;
 pub mod dump_log;
+pub mod grep;
 pub mod jopt;
 pub mod metadata_quorum;
 pub mod metadata_shell;
@@ -127,7 +128,7 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
         "kafka-metadata-shell" => metadata_shell::run(world, args),
         "ls" => shell::ls(world, args),
         "cat" => shell::cat(world, args),
-        "grep" => shell::grep(world, args),
+        "grep" => grep::grep(world, args),
         "head" => shell::head_tail(world, args, true),
         "tail" => shell::head_tail(world, args, false),
         _ => Err(ToolError {

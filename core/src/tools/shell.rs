@@ -1,4 +1,4 @@
-//! `ls`, `cat`, `grep`, `head` and `tail` over a node's disk (`<node>/__cluster_metadata-0`,
+//! `ls`, `cat`, `head` and `tail` over a node's disk (`<node>/__cluster_metadata-0`,
 //! `<node>/meta.properties`) and its log files (`<node>/server.log`, `<node>/controller.log`).
 
 use super::{split_node_path, ToolError};
@@ -64,7 +64,7 @@ fn no_such(tool: &str, arg: &str, ls_style: bool) -> String {
     }
 }
 
-fn unknown_option(tool: &str, opt: &str) -> ToolError {
+pub(crate) fn unknown_option(tool: &str, opt: &str) -> ToolError {
     let flag = opt.trim_start_matches('-');
     let text = if opt.starts_with("--") {
         format!("{tool}: unrecognized option '{opt}'\n")
@@ -157,90 +157,13 @@ pub fn cat(world: &World, args: &[String]) -> Result<String, ToolError> {
 }
 
 /// The text of a readable file, or the tool's error.
-fn read_text(world: &World, tool: &str, p: &str) -> Result<String, String> {
+pub(crate) fn read_text(world: &World, tool: &str, p: &str) -> Result<String, String> {
     match resolve(world, p) {
         None => Err(no_such(tool, p, false)),
         Some(Entry::Dir(_)) => Err(format!("{tool}: {p}: Is a directory\n")),
         Some(Entry::Binary) => Err(format!("{tool}: {p}: binary file\n")),
         Some(Entry::File(t)) => Ok(t),
     }
-}
-
-/// `grep [-c] [-i] [-v] [-F] PATTERN FILE...`: a plain substring match.
-pub fn grep(world: &World, args: &[String]) -> Result<String, ToolError> {
-    let (mut count, mut ignore_case, mut invert) = (false, false, false);
-    let mut rest = Vec::new();
-    let mut options_done = false;
-    for a in args {
-        if !options_done && a == "--" {
-            options_done = true;
-        } else if !options_done && a.starts_with('-') && a.len() > 1 && rest.is_empty() {
-            for c in a[1..].chars() {
-                match c {
-                    'c' => count = true,
-                    'i' => ignore_case = true,
-                    'v' => invert = true,
-                    'F' | 'E' | 'G' => {}
-                    _ => return Err(unknown_option("grep", &format!("-{c}"))),
-                }
-            }
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    let Some((pattern, files)) = rest.split_first() else {
-        return Err(ToolError {
-            stdout: String::new(),
-            message: "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n".into(),
-            exit_code: 2,
-        });
-    };
-    if files.is_empty() {
-        return Err(ToolError {
-            stdout: String::new(),
-            message: "grep: (standard input): no input in the KRaft Playground; name a file such as 101/server.log\n".into(),
-            exit_code: 2,
-        });
-    }
-    let needle = if ignore_case {
-        pattern.to_lowercase()
-    } else {
-        pattern.clone()
-    };
-    let mut out = String::new();
-    let mut err = String::new();
-    for f in files {
-        let text = match read_text(world, "grep", f) {
-            Ok(t) => t,
-            Err(e) => {
-                err.push_str(&e);
-                continue;
-            }
-        };
-        let prefix = if files.len() > 1 {
-            format!("{f}:")
-        } else {
-            String::new()
-        };
-        let mut n = 0;
-        for line in text.lines() {
-            let hay = if ignore_case {
-                line.to_lowercase()
-            } else {
-                line.to_string()
-            };
-            if hay.contains(&needle) != invert {
-                n += 1;
-                if !count {
-                    out.push_str(&format!("{prefix}{line}\n"));
-                }
-            }
-        }
-        if count {
-            out.push_str(&format!("{prefix}{n}\n"));
-        }
-    }
-    finish(out, err, 2)
 }
 
 /// `head` / `tail [-n N | -N] FILE...` (10 lines by default).

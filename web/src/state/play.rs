@@ -5,7 +5,7 @@
 
 use kraft_core::lesson::rewind::Input;
 use kraft_core::lesson::runner::step_output;
-use kraft_core::lesson::wait::PlayedWait;
+use kraft_core::lesson::wait::{PlayedWait, FRAME_MAX_EVENTS};
 use kraft_core::lesson::{Begun, Console};
 use kraft_core::view::pace::{run_paced, Pace};
 
@@ -128,9 +128,11 @@ impl Playground {
             self.playing = false;
             return Err("no cluster yet: run a `cluster` command first".into());
         };
-        {
+        let stalled = {
             let mut console = self.console.borrow_mut();
             let world = console.world.as_mut().expect("checked");
+            // A frame's worth of engine work at most: a livelocked cluster stops playing.
+            world.limit_events(Some(FRAME_MAX_EVENTS));
             if self.sim_ms_per_frame == ADAPTIVE {
                 let pace = self.pace.get_or_insert_with(|| Pace::new(world));
                 let until = pace.frame(world, wall_ms);
@@ -144,8 +146,17 @@ impl Playground {
                 let until = self.clock_ms.floor() as u64;
                 world.run_for(until.saturating_sub(now_before));
             }
-        }
+            let stalled = world.out_of_events() && world.now_ms() == now_before;
+            world.limit_events(None);
+            stalled
+        };
         self.record_played(events_before, now_before);
+        if stalled {
+            self.playing = false;
+            return Err(format!(
+                "paused: the cluster ran {FRAME_MAX_EVENTS} events without virtual time moving on (livelocked?)"
+            ));
+        }
         Ok(())
     }
 
