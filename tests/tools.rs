@@ -1,6 +1,9 @@
 //! The lecturer's tools: kafka-metadata-quorum, kafka-topics, kafka-dump-log and the shell
 //! helpers, checked line by line against the real tools' layouts.
 
+use kraft_core::controller::rpc::{
+    ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
+};
 use kraft_core::sim::{World, WorldConfig};
 use kraft_core::tools::{self, ToolError};
 
@@ -410,6 +413,123 @@ fn topic_errors_print_like_topic_command() {
     let out = ok(&mut w, &format!("{TOPICS} --create --topic a.b"));
     assert!(out.starts_with("WARNING: Due to limitations in metric names"));
     assert!(out.ends_with("Created topic a.b.\n"));
+}
+
+fn topic_names(w: &mut World) -> Vec<String> {
+    ok(w, &format!("{TOPICS} --list"))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn create_topics_validates_configs_and_sizes_as_kafka() {
+    let mut w = example2();
+    // TopicCommand's LogConfig.validate: the value must parse and pass its validator.
+    for (config, message) in [
+        (
+            "retention.ms=abc",
+            "Invalid value abc for configuration retention.ms: Not a number of type LONG",
+        ),
+        (
+            "retention.ms=-5",
+            "Invalid value -5 for configuration retention.ms: Value must be at least -1",
+        ),
+        (
+            "cleanup.policy=tidy",
+            "Invalid value tidy for configuration cleanup.policy: String must be one of: compact, delete",
+        ),
+        (
+            "min.cleanable.dirty.ratio=2",
+            "Invalid value 2 for configuration min.cleanable.dirty.ratio: Value must be no more than 1",
+        ),
+        (
+            "compression.gzip.level=0",
+            "Invalid value 0 for configuration compression.gzip.level: Value must be between 1 and 9 or equal to -1",
+        ),
+    ] {
+        let e = err(&mut w, &format!("{TOPICS} --create --topic t --config {config}"));
+        assert!(
+            e.message.starts_with(&format!(
+                "Error while executing topic command : {message}\n"
+            )),
+            "{config}: {}",
+            e.message
+        );
+        assert!(e
+            .message
+            .contains("ERROR org.apache.kafka.common.config.ConfigException: "));
+    }
+    // The controller checks too (a request from any client): INVALID_CONFIG, nothing written.
+    let active = w.active_controller().unwrap();
+    let cid = w
+        .admin_send(
+            active,
+            ControllerRequest::CreateTopics {
+                topics: vec![CreatableTopic {
+                    name: "raw".into(),
+                    num_partitions: 1,
+                    replication_factor: 1,
+                    configs: vec![("retention.ms".into(), "abc".into())],
+                }],
+            },
+        )
+        .unwrap();
+    w.run_until(5_000, |w| w.admin_response(cid).is_some());
+    match w.admin_response(cid) {
+        Some(ControllerResponse::CreateTopics {
+            topics,
+            error: None,
+        }) => assert_eq!(
+            topics[0].error,
+            Some((
+                ApiError::InvalidConfig,
+                "Invalid value abc for configuration retention.ms: Not a number of type LONG"
+                    .into()
+            ))
+        ),
+        other => panic!("{other:?}"),
+    }
+    // validateTotalNumberOfPartitions, then the BoundedList of 10,000 records.
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions 100000"),
+    );
+    assert!(e.message.starts_with(
+        "Error while executing topic command : Excessively large number of partitions per request.\n"
+    ), "{}", e.message);
+    assert!(e
+        .message
+        .contains("ERROR org.apache.kafka.common.errors.PolicyViolationException: "));
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions 10000 --replication-factor 1"),
+    );
+    assert!(e.message.starts_with(
+        "Error while executing topic command : Unable to perform excessively large batch operation.\n"
+    ), "{}", e.message);
+    let e = err(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions 3000000000"),
+    );
+    assert!(e
+        .message
+        .contains("Cannot parse argument '3000000000' of option partitions"));
+    let log = w
+        .node(active)
+        .unwrap()
+        .log
+        .lines()
+        .map(|l| l.message.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(log.contains("createTopics: event failed with BoundedListTooLongException (treated as PolicyViolationException) in "), "{log}");
+    // Nothing of the failed requests was written; a valid one still is.
+    assert!(!topic_names(&mut w).iter().any(|t| t == "t" || t == "raw"));
+    ok(
+        &mut w,
+        &format!("{TOPICS} --create --topic t --partitions 2 --config retention.ms=-1"),
+    );
 }
 
 #[test]

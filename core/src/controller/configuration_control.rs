@@ -121,40 +121,121 @@ pub fn topic_config_type(name: &str) -> Option<ConfigType> {
 }
 
 /// `ConfigDef.parseType` of a topic config value: the ConfigException message of a value that
-/// does not parse (`Invalid value x for configuration retention.ms: Not a number of type LONG`),
-/// with the one range check the playground knows (`min.insync.replicas` at least 1).
+/// does not parse (`Invalid value x for configuration retention.ms: Not a number of type LONG`)
+/// or fails its validator (LogConfig's ranges, valid strings and lists, compression levels).
 pub fn check_topic_config_value(name: &str, value: &str) -> Result<(), String> {
     let Some(t) = topic_config_type(name) else {
         return Ok(());
     };
     let trimmed = value.trim();
     let invalid = |why: &str| format!("Invalid value {value} for configuration {name}: {why}");
+    let range = |n: f64| -> Result<(), String> {
+        match topic_config_range(name) {
+            Some((Some(min), _)) if n < min as f64 => {
+                Err(invalid(&format!("Value must be at least {min}")))
+            }
+            Some((_, Some(max))) if n > max as f64 => {
+                Err(invalid(&format!("Value must be no more than {max}")))
+            }
+            _ => Ok(()),
+        }
+    };
     match t {
         ConfigType::Boolean => {
             if !trimmed.eq_ignore_ascii_case("true") && !trimmed.eq_ignore_ascii_case("false") {
                 return Err(invalid("Expected value to be either true or false"));
             }
         }
-        ConfigType::Int => match trimmed.parse::<i32>() {
-            Err(_) => return Err(invalid("Not a number of type INT")),
-            Ok(n) if name == "min.insync.replicas" && n < 1 => {
-                return Err(invalid("Value must be at least 1"));
+        ConfigType::Int => {
+            let n: i32 = trimmed
+                .parse()
+                .map_err(|_| invalid("Not a number of type INT"))?;
+            if name == "compression.gzip.level" && (n > 9 || (n < 1 && n != -1)) {
+                return Err(invalid("Value must be between 1 and 9 or equal to -1"));
             }
-            Ok(_) => {}
-        },
+            range(n as f64)?;
+        }
         ConfigType::Long => {
-            if trimmed.parse::<i64>().is_err() {
-                return Err(invalid("Not a number of type LONG"));
-            }
+            let n: i64 = trimmed
+                .parse()
+                .map_err(|_| invalid("Not a number of type LONG"))?;
+            range(n as f64)?;
         }
         ConfigType::Double => {
-            if trimmed.parse::<f64>().is_err() {
-                return Err(invalid("Not a number of type DOUBLE"));
+            let n: f64 = trimmed
+                .parse()
+                .map_err(|_| invalid("Not a number of type DOUBLE"))?;
+            range(n)?;
+        }
+        ConfigType::String => {
+            let valid: &[&str] = match name {
+                "compression.type" => {
+                    &["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"]
+                }
+                "message.timestamp.type" => &["CreateTime", "LogAppendTime"],
+                _ => &[],
+            };
+            if !valid.is_empty() && !valid.contains(&trimmed) {
+                return Err(invalid(&format!(
+                    "String must be one of: {}",
+                    valid.join(", ")
+                )));
             }
         }
-        ConfigType::String | ConfigType::List => {}
+        ConfigType::List if name == "cleanup.policy" => {
+            // ValidList.in("compact", "delete"): empty allowed, no duplicates, no empty values.
+            if trimmed.is_empty() {
+                return Ok(());
+            }
+            let values: Vec<&str> = trimmed.split(',').map(str::trim).collect();
+            let unique: std::collections::BTreeSet<&&str> = values.iter().collect();
+            if unique.len() != values.len() {
+                return Err(format!(
+                    "Configuration '{name}' values must not be duplicated."
+                ));
+            }
+            for v in values {
+                if v.is_empty() {
+                    return Err(format!("Configuration '{name}' values must not be empty."));
+                }
+                if v != "compact" && v != "delete" {
+                    return Err(format!(
+                        "Invalid value {v} for configuration {name}: String must be one of: compact, delete"
+                    ));
+                }
+            }
+        }
+        ConfigType::List => {}
     }
     Ok(())
+}
+
+/// The `ConfigDef.Range` of a numeric topic config (LogConfig's definitions), as (at least,
+/// no more than).
+fn topic_config_range(name: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let at_least = |n| Some((Some(n), None));
+    match name {
+        "segment.bytes" => at_least(1024 * 1024),
+        "segment.ms" | "flush.messages" | "max.compaction.lag.ms" | "min.insync.replicas" => {
+            at_least(1)
+        }
+        "segment.jitter.ms"
+        | "flush.ms"
+        | "max.message.bytes"
+        | "index.interval.bytes"
+        | "delete.retention.ms"
+        | "min.compaction.lag.ms"
+        | "file.delete.delay.ms"
+        | "message.timestamp.before.max.ms"
+        | "message.timestamp.after.max.ms" => at_least(0),
+        "segment.index.bytes" => at_least(4),
+        "retention.ms" => at_least(-1),
+        "local.retention.ms" | "local.retention.bytes" => at_least(-2),
+        "min.cleanable.dirty.ratio" => Some((Some(0), Some(1))),
+        "compression.lz4.level" => Some((Some(1), Some(17))),
+        "compression.zstd.level" => Some((Some(-131072), Some(22))),
+        _ => None,
+    }
 }
 
 /// The default of a LIST topic config, which APPEND and SUBTRACT start from.
@@ -359,6 +440,25 @@ impl ConfigurationControlManager {
         }
         self.validate_topic(&r.resource_name, &new_records, topic_exists)?;
         Ok(new_records)
+    }
+
+    /// The check `createTopics` makes of a new topic's configs (`incrementalAlterConfig` with
+    /// `newTopic` set: the validator over the given configs, no existence check).
+    pub fn validate_new_topic(
+        &self,
+        topic: &str,
+        configs: &[(String, String)],
+    ) -> Result<(), ResourceError> {
+        let records: Vec<ConfigRecord> = configs
+            .iter()
+            .map(|(name, value)| ConfigRecord {
+                resource_type: RESOURCE_TYPE_TOPIC,
+                resource_name: topic.to_string(),
+                name: name.clone(),
+                value: Some(value.clone()),
+            })
+            .collect();
+        self.validate_topic(topic, &records, &|_: &str| true)
     }
 
     /// `validateAlterConfig` for a topic: the validator (name, known config names, values)

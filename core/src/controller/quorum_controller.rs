@@ -11,7 +11,7 @@ use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA
 use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
 use super::replication_control::ReplicationControlManager;
-use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse};
+use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse, TopicResult};
 use crate::metadata::{
     BeginTransactionRecord, BrokerRegistrationChangeRecord, ConfigRecord, EndTransactionRecord,
     Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
@@ -731,10 +731,13 @@ impl QuorumController {
                         (id, dir)
                     })
                     .collect();
-                let (records, results) = self
-                    .state
-                    .replication
-                    .create_topics(topics, &brokers, io.rng);
+                let configs = &self.state.configs;
+                let (records, results) =
+                    self.state
+                        .replication
+                        .create_topics(topics, &brokers, io.rng, |t| {
+                            configs.validate_new_topic(&t.name, &t.configs)
+                        });
                 ControllerResult {
                     records,
                     response: Some(ControllerResponse::CreateTopics {
@@ -968,25 +971,37 @@ impl QuorumController {
             self.schedule_periodic(op.clone(), now);
         }
         let mut result = self.generate(&op, io);
-        if result.records.len() > self.config.max_records_per_batch && result.is_atomic {
-            let n = result.records.len();
+        if result.records.len() > self.config.max_records_per_batch {
+            // The records went into a BoundedList of MAX_RECORDS_PER_USER_OP: the event fails
+            // with BoundedListTooLongException, answered as a PolicyViolationException.
+            let n = self.config.max_records_per_batch;
             result.records.clear();
-            result.response = match op {
-                WriteOp::Request(ControllerRequest::CreateTopics { .. }) => {
+            const MESSAGE: &str = "Unable to perform excessively large batch operation.";
+            result.response = match &op {
+                WriteOp::Request(ControllerRequest::CreateTopics { topics }) => {
+                    // CreateTopicsRequest.getErrorResponse: every topic gets the error.
                     Some(ControllerResponse::CreateTopics {
-                        topics: Vec::new(),
-                        error: Some(ApiError::InvalidPartitions),
+                        topics: topics
+                            .iter()
+                            .map(|t| TopicResult {
+                                name: t.name.clone(),
+                                topic_id: Uuid::ZERO,
+                                error: Some((ApiError::PolicyViolation, MESSAGE.into())),
+                            })
+                            .collect(),
+                        error: None,
                     })
                 }
+                WriteOp::Request(r) => Some(r.error_response(ApiError::PolicyViolation)),
                 _ => None,
             };
             self.log(
                 io,
-                Level::Error,
+                Level::Info,
                 "org.apache.kafka.controller.QuorumController",
                 format!(
-                    "{name}: the result has {n} records, more than controller.max.records.per.batch {}",
-                    self.config.max_records_per_batch
+                    "{name}: event failed with BoundedListTooLongException (treated as PolicyViolationException) in {} microseconds. Exception message: Cannot add another element to the list because it would exceed the maximum length of {n}",
+                    120
                 ),
             );
         }

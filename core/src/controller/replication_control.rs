@@ -60,17 +60,53 @@ pub fn validate_topic_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `ReplicationControlManager.MAX_PARTITIONS_PER_BATCH`: most partitions one CreateTopics
+/// request may create (more once ran controllers out of memory).
+pub const MAX_PARTITIONS_PER_BATCH: i64 = 10_000;
+
+/// `validateTotalNumberOfPartitions`: the partitions a request would create (the default for
+/// -1, nothing for a non-positive count) may not pass [`MAX_PARTITIONS_PER_BATCH`].
+fn validate_total_number_of_partitions(topics: &[CreatableTopic]) -> Result<(), String> {
+    let mut total: i64 = 0;
+    for t in topics {
+        if t.num_partitions == -1 {
+            total += DEFAULT_NUM_PARTITIONS as i64;
+        } else if t.num_partitions > 0 {
+            total += t.num_partitions as i64;
+        }
+        if total > MAX_PARTITIONS_PER_BATCH {
+            return Err("Excessively large number of partitions per request.".into());
+        }
+    }
+    Ok(())
+}
+
 impl ReplicationControlManager {
     /// `createTopics`: the records to write and the per-topic results. `brokers` are the usable
     /// brokers with their log directory ids.
+    /// `validate_configs` is ConfigurationControlManager's check of a new topic's configs.
     pub fn create_topics(
         &self,
         topics: &[CreatableTopic],
         brokers: &[(i32, Uuid)],
         rng: &mut SimRng,
+        validate_configs: impl Fn(&CreatableTopic) -> Result<(), (ApiError, String)>,
     ) -> (Vec<MetadataRecord>, Vec<TopicResult>) {
         let mut records = Vec::new();
         let mut results = Vec::new();
+        if let Err(message) = validate_total_number_of_partitions(topics) {
+            // A PolicyViolationException fails the whole request: ControllerApis answers every
+            // topic with it (CreateTopicsRequest.getErrorResponse).
+            let results = topics
+                .iter()
+                .map(|t| TopicResult {
+                    name: t.name.clone(),
+                    topic_id: Uuid::ZERO,
+                    error: Some((ApiError::PolicyViolation, message.clone())),
+                })
+                .collect();
+            return (records, results);
+        }
         let mut seen = BTreeSet::new();
         for t in topics {
             let fail = |e: ApiError, m: String| TopicResult {
@@ -94,6 +130,10 @@ impl ReplicationControlManager {
                     ApiError::TopicAlreadyExists,
                     format!("Topic '{}' already exists.", t.name),
                 ));
+                continue;
+            }
+            if let Err((e, m)) = validate_configs(t) {
+                results.push(fail(e, m));
                 continue;
             }
             let partitions = if t.num_partitions == -1 {

@@ -150,7 +150,12 @@ pub enum ControllerRequest {
 impl ControllerRequest {
     /// The response a node that is not the active controller gives (NOT_CONTROLLER).
     pub fn not_controller_response(&self) -> ControllerResponse {
-        let error = Some(ApiError::NotController);
+        self.error_response(ApiError::NotController)
+    }
+
+    /// The response to this request failed as a whole with `error`.
+    pub fn error_response(&self, error: ApiError) -> ControllerResponse {
+        let error = Some(error);
         match self {
             ControllerRequest::ControllerRegistration { .. } => {
                 ControllerResponse::ControllerRegistration { error }
@@ -260,6 +265,8 @@ pub enum ApiError {
     NotLeaderOrFollower,
     /// INVALID_REQUEST
     InvalidRequest,
+    /// POLICY_VIOLATION
+    PolicyViolation,
 }
 
 impl ApiError {
@@ -282,6 +289,7 @@ impl ApiError {
             ApiError::IneligibleReplica => "INELIGIBLE_REPLICA",
             ApiError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             ApiError::InvalidRequest => "INVALID_REQUEST",
+            ApiError::PolicyViolation => "POLICY_VIOLATION",
         }
     }
 
@@ -326,6 +334,7 @@ impl ApiError {
                 "org.apache.kafka.common.errors.NotLeaderOrFollowerException"
             }
             ApiError::InvalidRequest => "org.apache.kafka.common.errors.InvalidRequestException",
+            ApiError::PolicyViolation => "org.apache.kafka.common.errors.PolicyViolationException",
         }
     }
 }

@@ -20,6 +20,9 @@ use std::collections::BTreeMap;
 
 const LOGGER: &str = "org.apache.kafka.tools.TopicCommand";
 
+/// The exception `ConfigDef.parse` throws for a value that does not parse or validate.
+const CONFIG_EXCEPTION: &str = "org.apache.kafka.common.config.ConfigException";
+
 const SPEC: &[(&str, Arg)] = &[
     ("bootstrap-server", Arg::Str),
     ("command-config", Arg::Str),
@@ -48,6 +51,7 @@ const SPEC: &[(&str, Arg)] = &[
     ("version", Arg::None),
 ];
 
+use crate::controller::configuration_control::check_topic_config_value;
 /// The topic-level configs (`LogConfig.nonInternalConfigNames`), for `--config` validation.
 pub use crate::controller::configuration_control::TOPIC_CONFIGS;
 
@@ -354,6 +358,14 @@ fn create(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> 
                 ApiError::InvalidConfig.exception(),
                 &format!("Unknown topic config name: {k}"),
             ));
+        }
+    }
+    // LogConfig.validate: the names, then ConfigDef.parse, key by key in definition order.
+    for name in TOPIC_CONFIGS {
+        if let Some((_, v)) = configs.iter().find(|(k, _)| k == name) {
+            if let Err(m) = check_topic_config_value(name, v) {
+                return Err(topic_command_error(world, CONFIG_EXCEPTION, &m));
+            }
         }
     }
     if opts.has("replica-assignment") {
