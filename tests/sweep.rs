@@ -1,4 +1,5 @@
-//! Seed sweep: random clusters and faults, invariants after every event, liveness after heal.
+//! Seed sweep: random clusters and faults, invariants after every event, liveness after heal
+//! (a commit, convergence of every node and broker, no busy-waiting; see `sim::swarm`).
 //! `KRAFT_SEEDS=N` runs N seeds (default 1000); `KRAFT_SEED=S` runs one seed.
 
 use kraft_core::sim::swarm::run_seed;
@@ -17,13 +18,15 @@ fn seed_sweep_keeps_raft_safe_and_live() {
         None => (0..count).collect(),
     };
     let mut failures = Vec::new();
-    let (mut events, mut worst) = (0u64, 0u64);
+    let (mut events, mut worst, mut converged, mut quiet) = (0u64, 0u64, 0u64, 0u64);
     let (mut written, mut fetched, mut loaded) = (0, 0, 0);
     for &seed in &seeds {
         match run_seed(seed, 20_000) {
             Ok(r) => {
                 events += r.events;
                 worst = worst.max(r.recovery_ms);
+                converged = converged.max(r.converged_ms);
+                quiet = quiet.max(r.quiet_max_node_events);
                 written += r.snapshots_written;
                 fetched += r.snapshots_fetched;
                 loaded += r.snapshots_loaded;
@@ -32,7 +35,7 @@ fn seed_sweep_keeps_raft_safe_and_live() {
         }
     }
     println!(
-        "sweep: {} seeds, {events} events, slowest recovery {worst} ms; snapshots: {written} written, {fetched} fetched, {loaded} loaded",
+        "sweep: {} seeds, {events} events, slowest recovery {worst} ms, slowest convergence {converged} ms, busiest node {quiet} events in the quiet stretch; snapshots: {written} written, {fetched} fetched, {loaded} loaded",
         seeds.len()
     );
     // The sweep must reach the snapshot paths, or it checks nothing about them.

@@ -265,16 +265,32 @@ fn sweep(args: &[String]) -> Result<(), String> {
     }
     let started = Instant::now();
     let mut bad = 0;
+    // The worst seed for each liveness figure: (value, seed).
+    let (mut recovery, mut converged, mut quiet) = ((0, 0), (0, 0), (0, 0));
     for seed in from..from + count {
-        if let Err(e) = crate::sim::swarm::run_seed(seed, 20_000) {
-            bad += 1;
-            println!("{e}");
+        match crate::sim::swarm::run_seed(seed, 20_000) {
+            Ok(r) => {
+                recovery = recovery.max((r.recovery_ms, seed));
+                converged = converged.max((r.converged_ms, seed));
+                quiet = quiet.max((r.quiet_max_node_events, seed));
+            }
+            Err(e) => {
+                bad += 1;
+                println!("{e}");
+            }
         }
     }
     println!(
-        "sweep: {} passed, {bad} failed ({:.1} s)",
+        "sweep: {} passed, {bad} failed ({:.1} s); worst after heal: a commit in {} ms (seed {}), converged in {} ms (seed {}), {} events of one node in the quiet {} s (seed {})",
         count - bad,
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        recovery.0,
+        recovery.1,
+        converged.0,
+        converged.1,
+        quiet.0,
+        crate::sim::swarm::QUIET_MS / 1000,
+        quiet.1
     );
     if bad > 0 {
         return Err(format!("{bad} seeds failed"));

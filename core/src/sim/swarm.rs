@@ -1,7 +1,9 @@
 //! Swarm testing (after TigerBeetle's VOPR): each seed picks a cluster shape and fault rates,
 //! runs a safety phase with random kills, restarts, STOP/CONT, partitions and drops while the
-//! invariants are checked after every event, then a liveness phase: heal, and a leader must be
-//! elected and commit within a bound.
+//! invariants are checked after every event, then a liveness phase: heal, a leader must be
+//! elected and commit within a bound, the cluster must converge (every node following that
+//! leader with its log, every broker registered and unfenced) within a bound, and no node may
+//! busy-wait over a quiet stretch after.
 
 use super::rng::SimRng;
 use super::{World, WorldConfig};
@@ -26,6 +28,10 @@ pub struct SwarmReport {
     pub committed: i64,
     /// Virtual ms from heal to a leader that committed a new record.
     pub recovery_ms: u64,
+    /// Virtual ms from heal to a converged cluster (see [`converged`]).
+    pub converged_ms: u64,
+    /// The most events one node ran over the quiet stretch after convergence.
+    pub quiet_max_node_events: u64,
     /// Snapshots written by SnapshotGenerators (lines `Successfully wrote snapshot`).
     pub snapshots_written: usize,
     /// Snapshots downloaded with FetchSnapshot (lines `after downloading snapshot`).
@@ -36,6 +42,19 @@ pub struct SwarmReport {
 
 /// Virtual ms allowed from heal to a committed write by a new or old leader.
 pub const LIVENESS_BOUND_MS: u64 = 30_000;
+
+/// Virtual ms allowed from heal to a converged cluster: one leader followed by all, every log
+/// caught up, every broker registered and unfenced (a broker fenced while cut off needs its
+/// heartbeat timeout, a new heartbeat, and its metadata caught up).
+pub const CONVERGENCE_BOUND_MS: u64 = 60_000;
+
+/// The quiet stretch after convergence over which nodes' events are counted.
+pub const QUIET_MS: u64 = 10_000;
+
+/// Most events one node may run in [`QUIET_MS`] of a converged cluster; more is a node that
+/// wakes without progress (a busy wait). Healthy nodes run a few hundred: fetches, NoOps
+/// every 500 ms, heartbeats every 2 s.
+pub const QUIET_MAX_NODE_EVENTS: u64 = 2_000;
 
 /// Most events one seed may run; more means time stopped moving (a livelock).
 pub const MAX_EVENTS: u64 = 2_000_000;
@@ -240,15 +259,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             ));
         }
         checker.check(&world).map_err(|e| fail(&world, e))?;
-        // A supervisor restarts processes that exit (e.g. a graceful shutdown begun earlier).
-        for id in &all {
-            if world
-                .node(*id)
-                .is_some_and(|n| n.process.name() == "killed")
-            {
-                let _ = world.restart(*id);
-            }
-        }
+        supervise(&mut world, &all);
         match appended {
             None if raw_appends => {
                 if let Some((_, epoch, offset)) =
@@ -276,8 +287,73 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             }
         }
     }
-    // Every running node eventually agrees on one leader in the newest epoch.
     let recovery_ms = world.now_ms() - healed_at;
+    // Convergence: every node follows that one leader and holds its log, every broker is
+    // registered in its current incarnation and unfenced.
+    let leader_end = world
+        .leader()
+        .and_then(|(id, _)| world.node(id))
+        .map(|n| n.disk.metadata_log.end_offset())
+        .unwrap_or(0);
+    let run_controllers = !raw_appends;
+    loop {
+        let missing = match converged(&world, leader_end, run_controllers) {
+            Ok(()) => break,
+            Err(m) => m,
+        };
+        if world.now_ms() > healed_at + CONVERGENCE_BOUND_MS {
+            return Err(fail(
+                &world,
+                format!(
+                    "not converged within {CONVERGENCE_BOUND_MS} ms of healing: {missing}\n{}",
+                    crate::cli::status_table(&world)
+                ),
+            ));
+        }
+        if !world.step() {
+            return Err(fail(&world, "the world ran out of events".into()));
+        }
+        if world.events_run() > MAX_EVENTS {
+            return Err(fail(
+                &world,
+                format!("more than {MAX_EVENTS} events: a livelock"),
+            ));
+        }
+        checker.check(&world).map_err(|e| fail(&world, e))?;
+        supervise(&mut world, &all);
+    }
+    let converged_ms = world.now_ms() - healed_at;
+    // No busy-waiting: over a quiet stretch every node runs a bounded number of events, and
+    // the cluster stays converged.
+    let before: Vec<u64> = all.iter().map(|id| world.node_events(*id)).collect();
+    let quiet_end = world.now_ms() + QUIET_MS;
+    while world.now_ms() < quiet_end {
+        if !world.step() {
+            break;
+        }
+        if world.events_run() > MAX_EVENTS {
+            return Err(fail(
+                &world,
+                format!("more than {MAX_EVENTS} events: a livelock"),
+            ));
+        }
+        checker.check(&world).map_err(|e| fail(&world, e))?;
+    }
+    let mut quiet_max_node_events = 0;
+    for (id, before) in all.iter().zip(before) {
+        let ran = world.node_events(*id) - before;
+        quiet_max_node_events = quiet_max_node_events.max(ran);
+        if ran > QUIET_MAX_NODE_EVENTS {
+            return Err(fail(
+                &world,
+                format!(
+                    "node {id} ran {ran} events in {QUIET_MS} ms of a converged cluster (at most {QUIET_MAX_NODE_EVENTS}): busy-waiting"
+                ),
+            ));
+        }
+    }
+    converged(&world, leader_end, run_controllers)
+        .map_err(|m| fail(&world, format!("fell apart after converging: {m}")))?;
     let count = |pat: &str| {
         world
             .nodes()
@@ -295,5 +371,85 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
         faults,
         committed: checker.committed_len(),
         recovery_ms,
+        converged_ms,
+        quiet_max_node_events,
     })
+}
+
+/// A supervisor restarts processes that exit (e.g. a graceful shutdown begun before the heal).
+fn supervise(world: &mut World, all: &[i32]) {
+    for id in all {
+        if world
+            .node(*id)
+            .is_some_and(|n| n.process.name() == "killed")
+        {
+            let _ = world.restart(*id);
+        }
+    }
+}
+
+/// Whether every node has converged after the faults healed: one leader, followed by every
+/// running node in its epoch; every node's log and high watermark at or past `leader_end`
+/// (the invariant checker compares every entry below a high watermark with the committed
+/// log, so these logs match); with controllers, every broker registered in its current
+/// incarnation (its broker epoch), unfenced and RUNNING. The error says what is missing.
+pub fn converged(world: &World, leader_end: i64, run_controllers: bool) -> Result<(), String> {
+    let (leader, epoch) = world.leader().ok_or("no leader")?;
+    for n in world.nodes() {
+        let Some(raft) = n.raft.as_ref() else {
+            return Err(format!("node {} is {}", n.id, n.process.name()));
+        };
+        let state = &raft.quorum;
+        if state.epoch() != epoch || raft.state().leader_id() != Some(leader) {
+            return Err(format!(
+                "node {} is {} in epoch {} (leader {leader} in epoch {epoch})",
+                n.id,
+                raft.state().name(),
+                state.epoch()
+            ));
+        }
+        let end = n.disk.metadata_log.end_offset();
+        let hw = raft.high_watermark().unwrap_or(-1);
+        if end < leader_end || hw < leader_end {
+            return Err(format!(
+                "node {} has log end {end} and high watermark {hw}, short of {leader_end}",
+                n.id
+            ));
+        }
+    }
+    if !run_controllers {
+        return Ok(());
+    }
+    let active = world
+        .active_controller()
+        .and_then(|id| world.node(id))
+        .and_then(|n| n.controller.as_ref())
+        .ok_or("no active controller")?;
+    for n in world.nodes() {
+        let Some(broker) = n.broker.as_ref() else {
+            continue;
+        };
+        let registered = active.state.cluster.brokers.get(&n.id);
+        match registered {
+            Some(b)
+                if b.record.broker_epoch == broker.broker_epoch
+                    && !b.record.fenced
+                    && broker.state == crate::broker::lifecycle::BrokerState::Running => {}
+            _ => {
+                return Err(format!(
+                    "broker {} is {} with epoch {}; the controller has {}",
+                    n.id,
+                    broker.state.name(),
+                    broker.broker_epoch,
+                    registered
+                        .map(|b| format!(
+                            "epoch {} fenced={}",
+                            b.record.broker_epoch, b.record.fenced
+                        ))
+                        .unwrap_or_else(|| "no registration".into())
+                ))
+            }
+        }
+    }
+    Ok(())
 }

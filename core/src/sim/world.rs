@@ -172,6 +172,8 @@ pub struct World {
     voters: Vec<VoterNode>,
     cluster_id: Uuid,
     events_run: u64,
+    /// Events run per node (deliveries to it, its wake-ups, controller runs, resumes).
+    node_events: BTreeMap<i32, u64>,
     /// Requests delivered and not answered yet, by (server, client, correlation id, is Raft),
     /// with the failure their client sees if the server dies.
     open_requests: BTreeMap<(i32, i32, u64, bool), Message>,
@@ -255,6 +257,7 @@ impl World {
             voters,
             cluster_id,
             events_run: 0,
+            node_events: BTreeMap::new(),
             open_requests: BTreeMap::new(),
             fatal_faults: Vec::new(),
             admin: AdminClient::default(),
@@ -340,6 +343,12 @@ impl World {
     /// runs and virtual time stands still until it is set again.
     pub fn limit_events(&mut self, max_events: Option<u64>) {
         self.event_limit = max_events.map(|n| self.events_run.saturating_add(n));
+    }
+
+    /// Events run so far for node `id`: messages delivered to it, its wake-ups, its controller's
+    /// runs (the swarm's busy-wait check compares these over a quiet stretch).
+    pub fn node_events(&self, id: i32) -> u64 {
+        self.node_events.get(&id).copied().unwrap_or(0)
     }
 
     /// Whether the budget set by [`World::limit_events`] is used up.
@@ -481,6 +490,15 @@ impl World {
     }
 
     fn run_event(&mut self, e: Event) {
+        let node = match &e {
+            Event::Deliver(id) => self.network.in_flight.get(id).map(|m| m.to),
+            Event::Wake { node, .. }
+            | Event::Resume { node }
+            | Event::ControllerRun { node, .. } => Some(*node),
+        };
+        if let Some(node) = node {
+            *self.node_events.entry(node).or_default() += 1;
+        }
         match e {
             Event::Deliver(id) => self.deliver(id),
             Event::Wake { node, .. } => {
