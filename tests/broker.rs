@@ -817,3 +817,86 @@ fn run_until_unfenced_waits_for_the_current_incarnation() {
     assert_eq!(reg.get(&1).unwrap().record.incarnation_id, incarnation);
     assert!(epoch > 0);
 }
+
+/// The controller gets the heartbeats but its replies are lost: the session stays alive (the
+/// tracker is updated on receipt), the broker's requests time out after 2 s and are retried;
+/// once replies get through again it carries on, RUNNING and unfenced throughout.
+#[test]
+fn a_broker_whose_heartbeat_replies_are_dropped_recovers() {
+    for seed in [4, 5, 6] {
+        let mut w = world(seed, &[100], &[1, 2]);
+        let mut c = InvariantChecker::new();
+        run_traced(&mut w, &mut c, 6_000);
+        assert_eq!(broker_state(&w, 1), Some("RUNNING"));
+        w.add_drop_rule(DropRule {
+            from: Some(100),
+            to: Some(1),
+            kind: Some("BrokerHeartbeatResponse".into()),
+        });
+        run_traced(&mut w, &mut c, 15_000);
+        assert!(!registration(&w, 100, 1).1, "seed {seed}: fenced meanwhile");
+        assert!(messages(&w, 1, BLM).contains(
+            &"Unable to send a heartbeat because the RPC got timed out before it could be sent."
+                .to_string()
+        ));
+        w.heal();
+        let answered = |w: &World| {
+            lines(w, 1)
+                .iter()
+                .filter(|l| l.message.starts_with("Unable to send a heartbeat"))
+                .count()
+        };
+        let before = answered(&w);
+        run_traced(&mut w, &mut c, 10_000);
+        assert_eq!(
+            answered(&w),
+            before,
+            "seed {seed}: still timing out after the heal"
+        );
+        assert_eq!(broker_state(&w, 1), Some("RUNNING"));
+        assert!(!registration(&w, 100, 1).1);
+    }
+}
+
+/// The registration reaches the controller (a RegisterBrokerRecord is written) but its reply
+/// is lost: the broker stays STARTING, retries, and registers once replies get through.
+#[test]
+fn a_broker_whose_registration_reply_is_dropped_registers_after_heal() {
+    let mut w = world(7, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    w.add_drop_rule(DropRule {
+        from: Some(100),
+        to: Some(1),
+        kind: Some("BrokerRegistrationResponse".into()),
+    });
+    run_traced(&mut w, &mut c, 8_000);
+    assert_eq!(broker_state(&w, 1), Some("STARTING"));
+    assert!(records(&w, 100)
+        .iter()
+        .any(|r| r.1.contains("\"type\":\"REGISTER_BROKER_RECORD\"")));
+    w.heal();
+    assert!(run_until(&mut w, &mut c, 8_000, |w| broker_state(w, 1)
+        == Some("RUNNING")));
+    assert!(!registration(&w, 100, 1).1);
+}
+
+/// Random message loss (10 %) for a while: brokers may be fenced, but once the network is
+/// reliable again every broker is unfenced and RUNNING without help.
+#[test]
+fn brokers_recover_from_random_message_loss() {
+    for seed in 0..4 {
+        let mut w = world(seed, &[101, 102, 103], &[1, 2, 3]);
+        let mut c = InvariantChecker::new();
+        run_traced(&mut w, &mut c, 6_000);
+        w.set_drop_rate(0.1);
+        run_traced(&mut w, &mut c, 20_000);
+        w.set_drop_rate(0.0);
+        w.heal();
+        run_traced(&mut w, &mut c, 20_000);
+        let active = w.active_controller().expect("active controller");
+        for b in [1, 2, 3] {
+            assert!(!registration(&w, active, b).1, "seed {seed}: {b} fenced");
+            assert_eq!(broker_state(&w, b), Some("RUNNING"), "seed {seed}: {b}");
+        }
+    }
+}
