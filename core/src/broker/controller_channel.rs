@@ -9,10 +9,11 @@
 //! leader Raft knows then, unless it has waited the retry timeout since it was queued: then it
 //! fails with `onTimeout`. The lifecycle manager's channel has a retry timeout of
 //! broker.heartbeat.interval.ms (KAFKA-19294), so the request timeout is that too.
+//! A new connection's ApiVersions exchange takes a correlation id, as in Kafka, but no time here.
 
 use crate::controller::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::sim::node_log::{Level, LogFile, LogLine, NodeLog};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The correlation ids of a broker's lifecycle requests start here, apart from the
 /// controller's and the replica manager's.
@@ -64,6 +65,8 @@ pub struct NodeToControllerChannelManager {
     in_flight: Option<InFlight>,
     /// Per node: no connection before this time (the reconnect backoff after a disconnect).
     reconnect_at_ms: BTreeMap<i32, u64>,
+    /// The nodes with an open connection.
+    connected: BTreeSet<i32>,
     next_correlation_id: u64,
     shut_down: bool,
 }
@@ -80,6 +83,7 @@ impl NodeToControllerChannelManager {
             queue: VecDeque::new(),
             in_flight: None,
             reconnect_at_ms: BTreeMap::new(),
+            connected: BTreeSet::new(),
             next_correlation_id: 0,
             shut_down: false,
         }
@@ -196,6 +200,11 @@ impl NodeToControllerChannelManager {
             i += 1;
         }
         let message = send.map(|(to, item)| {
+            // A new connection first sends ApiVersions (discoverBrokerVersions), which takes
+            // the network client's next correlation id.
+            if self.connected.insert(to) {
+                self.next_correlation_id += 1;
+            }
             let correlation_id = CORRELATION_BASE + self.next_correlation_id;
             self.next_correlation_id += 1;
             let body = item.request.clone();
@@ -368,7 +377,7 @@ mod tests {
         let lines: Vec<String> = log.lines().map(|l| l.to_string()).collect();
         assert_eq!(lines.len(), 4, "{lines:#?}");
         assert!(lines[1].ends_with("INFO [NodeToControllerChannelManager id=1 name=heartbeat] Disconnecting from node 101 due to request timeout. (org.apache.kafka.clients.NetworkClient)"), "{}", lines[1]);
-        assert!(lines[2].ends_with("INFO [NodeToControllerChannelManager id=1 name=heartbeat] Cancelled in-flight BROKER_HEARTBEAT request with correlation id 0 due to node 101 being disconnected (elapsed time since creation: 2001ms, elapsed time since send: 2001ms, throttle time: 0ms, request timeout: 2000ms) (org.apache.kafka.clients.NetworkClient)"), "{}", lines[2]);
+        assert!(lines[2].ends_with("INFO [NodeToControllerChannelManager id=1 name=heartbeat] Cancelled in-flight BROKER_HEARTBEAT request with correlation id 1 due to node 101 being disconnected (elapsed time since creation: 2001ms, elapsed time since send: 2001ms, throttle time: 0ms, request timeout: 2000ms) (org.apache.kafka.clients.NetworkClient)"), "{}", lines[2]);
         assert!(lines[3].ends_with("INFO Recorded new KRaft controller, from now on will use node localhost:9095 (id: 102 rack: null isFenced: false) (org.apache.kafka.server.NodeToControllerRequestThread)"), "{}", lines[3]);
     }
 
