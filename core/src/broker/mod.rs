@@ -1,5 +1,7 @@
-//! The broker: BrokerLifecycleManager (registration, heartbeats, BrokerState).
+//! The broker: BrokerLifecycleManager (registration, heartbeats, BrokerState) over its channel to
+//! the active controller, and the ReplicaManager.
 
+pub mod controller_channel;
 pub mod lifecycle;
 pub mod replica_manager;
 

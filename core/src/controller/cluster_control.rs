@@ -3,8 +3,7 @@
 use super::rpc::ApiError;
 use crate::metadata::{
     BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
-    RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE, IN_CONTROLLED_SHUTDOWN,
-    SECURITY_PROTOCOL_PLAINTEXT,
+    RegisterControllerRecord, SECURITY_PROTOCOL_PLAINTEXT,
 };
 use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
@@ -64,14 +63,7 @@ impl ClusterControlManager {
                 "Unable to replay {r:?}: no broker registration with that epoch found"
             ));
         }
-        match r.fenced {
-            FENCING_FENCE => reg.record.fenced = true,
-            FENCING_UNFENCE => reg.record.fenced = false,
-            _ => {}
-        }
-        if r.in_controlled_shutdown == IN_CONTROLLED_SHUTDOWN {
-            reg.record.in_controlled_shutdown = true;
-        }
+        r.apply_to(&mut reg.record);
         let text = broker_registration_text(&reg.record);
         self.brokers.put(registry, r.broker_id, reg);
         Ok(format!(

@@ -7,6 +7,14 @@ use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
 pub const METADATA_VERSION_LEVEL: i16 = 33;
 /// Its name.
 pub const METADATA_VERSION_NAME: &str = "4.4-IV2";
+/// `metadata.version` 4.3-IV0 (IBP_4_3_IV0): from here on brokers report their cordoned log
+/// dirs and the controller records them (`isCordonedLogDirsSupported`).
+pub const IBP_4_3_IV0: i16 = 30;
+
+/// `MetadataVersion.isCordonedLogDirsSupported` for the finalized `metadata.version` level.
+pub fn is_cordoned_log_dirs_supported(metadata_version: Option<i16>) -> bool {
+    metadata_version.is_some_and(|l| l >= IBP_4_3_IV0)
+}
 
 /// The bootstrap feature levels `kafka-storage format` writes, metadata.version first, then the
 /// others sorted by name (kraft.version is not a FeatureLevelRecord).

@@ -7,6 +7,7 @@ pub mod deferred_event_queue;
 pub mod event_queue;
 pub mod feature_control;
 pub mod heartbeat_manager;
+pub mod heartbeat_tracker;
 pub mod offset_control;
 pub mod quorum_controller;
 pub mod replication_control;

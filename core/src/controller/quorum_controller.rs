@@ -7,8 +7,11 @@ use super::cluster_control::{supported_features, ClusterControlManager};
 use super::configuration_control::ConfigurationControlManager;
 use super::deferred_event_queue::DeferredEventQueue;
 use super::event_queue::KafkaEventQueue;
-use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA_VERSION_NAME};
-use super::heartbeat_manager::BrokerHeartbeatManager;
+use super::feature_control::{
+    bootstrap_features, is_cordoned_log_dirs_supported, FeatureControlManager,
+    METADATA_VERSION_NAME,
+};
+use super::heartbeat_manager::{self, BrokerControlState, BrokerHeartbeatManager, HeartbeatAsk};
 use super::offset_control::OffsetControlManager;
 use super::replication_control::ReplicationControlManager;
 use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse, TopicResult};
@@ -58,6 +61,9 @@ fn leader_name(le: LeaderAndEpoch) -> String {
         .map(|l| l.to_string())
         .unwrap_or_else(|| "(none)".into())
 }
+
+/// `PeriodicTask.immediatePeriodNs`: how soon a periodic task that did something runs again.
+pub const IMMEDIATE_PERIOD_MS: u64 = 10;
 
 /// Who to answer when a write completes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,6 +248,9 @@ pub struct QuorumController {
     pub registration: RegistrationState,
     /// Broker sessions (active controller only).
     pub heartbeats: BrokerHeartbeatManager,
+    /// The broker a heartbeat write just left in controlled shutdown, for its
+    /// `processBatchEndOffset`.
+    controlled_shutdown_broker: Option<i32>,
     /// The end offset of the snapshot loaded last, until the next commit is replayed (Kafka
     /// sets lastCommittedOffset to the snapshot's end offset, one past what it holds).
     loaded_snapshot_end: Option<i64>,
@@ -250,6 +259,7 @@ pub struct QuorumController {
 impl QuorumController {
     /// A controller on node `node_id` whose CONTROLLER listener is `port`.
     pub fn new(node_id: i32, port: u16, incarnation_id: Uuid, config: ControllerConfig) -> Self {
+        let heartbeats = BrokerHeartbeatManager::new(config.session_timeout_ms);
         QuorumController {
             node_id,
             port,
@@ -266,7 +276,8 @@ impl QuorumController {
             last_event: None,
             last_result: None,
             registration: RegistrationState::default(),
-            heartbeats: BrokerHeartbeatManager::default(),
+            heartbeats,
+            controlled_shutdown_broker: None,
             loaded_snapshot_end: None,
             last_revert: None,
         }
@@ -285,6 +296,15 @@ impl QuorumController {
     /// The epoch it is active in.
     pub fn active_epoch(&self) -> Option<i32> {
         self.cur_claim_epoch
+    }
+
+    /// The sessions of the registered brokers' current epochs: (broker id, time of the last
+    /// heartbeat), in the tracker's order.
+    pub fn broker_sessions(&self) -> Vec<(i32, u64)> {
+        let brokers = &self.state.cluster.brokers;
+        self.heartbeats
+            .sessions(|id| brokers.get(&id).map(|b| b.record.broker_epoch))
+            .collect()
     }
 
     /// The leader last told by Raft.
@@ -337,8 +357,16 @@ impl QuorumController {
     }
 
     /// A controller RPC arrived: requests become write events; registration responses settle
-    /// the ControllerRegistrationManager.
-    pub fn handle_message(&mut self, from: i32, msg: ControllerMessage, now_ms: u64) {
+    /// the ControllerRegistrationManager. A heartbeat first updates its session
+    /// (`trackBrokerHeartbeat`), or is answered NOT_CONTROLLER at once (to `out`) by a
+    /// controller that is not active.
+    pub fn handle_message(
+        &mut self,
+        from: i32,
+        msg: ControllerMessage,
+        now_ms: u64,
+        out: &mut Vec<(i32, ControllerMessage)>,
+    ) {
         match msg {
             ControllerMessage::Request {
                 correlation_id,
@@ -348,6 +376,19 @@ impl QuorumController {
                     client: from,
                     correlation_id,
                 });
+                if let ControllerRequest::BrokerHeartbeat {
+                    broker_id,
+                    broker_epoch,
+                    ..
+                } = &body
+                {
+                    if !self.is_active() {
+                        Self::respond(out, reply, Some(body.not_controller_response()));
+                        return;
+                    }
+                    self.heartbeats
+                        .track_broker_heartbeat(*broker_id, *broker_epoch, now_ms);
+                }
                 let op = WriteOp::Request(body);
                 let name = op.name(self.cur_claim_epoch.unwrap_or(-1));
                 self.queue
@@ -560,34 +601,19 @@ impl QuorumController {
                 is_atomic: false,
             },
             WriteOp::MaybeFenceStaleBroker => {
-                let now = io.now_ms;
-                let mut records = Vec::new();
-                if let Some(id) = self
-                    .heartbeats
-                    .find_one_stale_broker(now, self.config.session_timeout_ms)
-                {
-                    let epoch = self
-                        .state
-                        .cluster
-                        .brokers
-                        .get(&id)
-                        .map(|b| b.record.broker_epoch)
-                        .unwrap_or(-1);
-                    self.log(
-                        io,
-                        Level::Info,
-                        "org.apache.kafka.controller.ReplicationControlManager",
-                        format!(
-                            "Fencing broker {id} at epoch {epoch} because its session has timed out."
-                        ),
-                    );
-                    records = self.handle_broker_fenced(id, epoch);
-                    self.heartbeats.fence(id);
-                }
+                let (records, did_work) = self.maybe_fence_one_stale_broker(io);
+                // PeriodicTaskControlManager.reschedule, after the task ran: again in 10 ms
+                // (immediatePeriodNs) when it did something, else after its period.
+                let delay = if did_work {
+                    IMMEDIATE_PERIOD_MS
+                } else {
+                    self.stale_broker_period_ms()
+                };
+                self.schedule_periodic_in(op.clone(), io.now_ms, delay);
                 ControllerResult {
                     records,
                     response: None,
-                    is_atomic: true,
+                    is_atomic: false,
                 }
             }
             WriteOp::Request(ControllerRequest::BrokerRegistration {
@@ -605,7 +631,16 @@ impl QuorumController {
                     next,
                 ) {
                     Ok(record) => {
-                        self.heartbeats.touch(*broker_id, true, -1, io.now_ms);
+                        let same_incarnation = self
+                            .state
+                            .cluster
+                            .brokers
+                            .get(broker_id)
+                            .is_some_and(|b| b.record.incarnation_id == *incarnation_id);
+                        if !same_incarnation {
+                            self.heartbeats.remove(*broker_id);
+                        }
+                        self.heartbeats.register(*broker_id, record.fenced);
                         ControllerResult {
                             response: Some(ControllerResponse::BrokerRegistration {
                                 error: None,
@@ -684,12 +719,16 @@ impl QuorumController {
                 current_metadata_offset,
                 want_fence,
                 want_shut_down,
+                cordoned_log_dirs,
             }) => self.process_broker_heartbeat(
                 *broker_id,
                 *broker_epoch,
-                *current_metadata_offset,
-                *want_fence,
-                *want_shut_down,
+                HeartbeatAsk {
+                    want_fence: *want_fence,
+                    want_shut_down: *want_shut_down,
+                    current_metadata_offset: *current_metadata_offset,
+                },
+                cordoned_log_dirs,
                 io,
             ),
             WriteOp::Request(ControllerRequest::ControllerRegistration {
@@ -785,12 +824,22 @@ impl QuorumController {
     fn schedule_periodic(&mut self, op: WriteOp, now: u64) {
         let period = match op {
             WriteOp::WriteNoOp => self.config.no_op_interval_ms,
-            _ => (self.config.session_timeout_ms / 8).max(1),
+            _ => self.stale_broker_period_ms(),
         };
+        self.schedule_periodic_in(op, now, period);
+    }
+
+    /// `maybeFenceStaleBrokerPeriodNs`: max(1 ms, session / 8), 1125 ms by default.
+    fn stale_broker_period_ms(&self) -> u64 {
+        (self.config.session_timeout_ms / 8).max(1)
+    }
+
+    /// Schedule the next run of a periodic task `delay_ms` from `now`.
+    fn schedule_periodic_in(&mut self, op: WriteOp, now: u64, delay_ms: u64) {
         let name = op.name(0);
         self.queue.schedule_deferred(
             &name,
-            now + period,
+            now + delay_ms,
             name.clone(),
             ControllerEvent::Write { op, reply: None },
             now,
@@ -836,119 +885,229 @@ impl QuorumController {
             .unwrap_or(1)
     }
 
-    /// `processBrokerHeartbeat`: touch the session; unfence a broker that caught up with its
-    /// registration and no longer wants to be fenced.
+    /// `processBrokerHeartbeat` (ReplicationControlManager): the broker's next state from
+    /// `calculateNextBrokerState`, the records of the change (fence, unfence, controlled
+    /// shutdown), the heartbeat state touched, the cordoned log dirs recorded; non-atomic.
     fn process_broker_heartbeat(
         &mut self,
         broker_id: i32,
         broker_epoch: i64,
-        current_metadata_offset: i64,
-        want_fence: bool,
-        want_shut_down: bool,
+        ask: HeartbeatAsk,
+        cordoned_log_dirs: &Option<Vec<Uuid>>,
         io: &mut RaftIo,
     ) -> ControllerResult {
-        let reply = |error, caught_up, fenced| ControllerResponse::BrokerHeartbeat {
-            error,
-            is_caught_up: caught_up,
-            is_fenced: fenced,
-            should_shut_down: false,
+        let error = |e| ControllerResult {
+            records: Vec::new(),
+            response: Some(ControllerResponse::BrokerHeartbeat {
+                error: Some(e),
+                is_caught_up: false,
+                is_fenced: true,
+                should_shut_down: false,
+            }),
+            is_atomic: false,
         };
-        let shut_down = |caught_up, fenced| ControllerResponse::BrokerHeartbeat {
-            error: None,
-            is_caught_up: caught_up,
-            is_fenced: fenced,
-            should_shut_down: true,
-        };
+        // checkBrokerEpoch: no registration, or another epoch, is STALE_BROKER_EPOCH.
         let Some(reg) = self.state.cluster.brokers.get(&broker_id).cloned() else {
-            return ControllerResult {
-                records: Vec::new(),
-                response: Some(reply(Some(ApiError::BrokerIdNotRegistered), false, true)),
-                is_atomic: true,
-            };
+            return error(ApiError::StaleBrokerEpoch);
         };
         if reg.record.broker_epoch != broker_epoch {
-            return ControllerResult {
-                records: Vec::new(),
-                response: Some(reply(Some(ApiError::StaleBrokerEpoch), false, true)),
-                is_atomic: true,
+            return error(ApiError::StaleBrokerEpoch);
+        }
+        let register_offset = reg.register_offset;
+        if !self.heartbeats.brokers.contains_key(&broker_id) {
+            // Every registration replayed on the active controller is registered here.
+            self.heartbeats.register(broker_id, reg.record.fenced);
+        }
+        let replication = &self.state.replication;
+        let has_leaderships = || {
+            replication
+                .topics
+                .values()
+                .any(|t| t.parts.values().any(|p| p.leader == broker_id))
+        };
+        let Some(states) = self.heartbeats.calculate_next_broker_state(
+            broker_id,
+            ask,
+            register_offset,
+            has_leaderships,
+        ) else {
+            return error(ApiError::StaleBrokerEpoch);
+        };
+        if let Some(line) = states.line {
+            self.log(io, Level::Info, heartbeat_manager::LOGGER, line);
+        }
+        let next = states.next;
+        let mut records = Vec::new();
+        if states.current != next {
+            records = match next {
+                BrokerControlState::Fenced | BrokerControlState::ShutdownNow => {
+                    self.handle_broker_fenced(broker_id, broker_epoch)
+                }
+                BrokerControlState::Unfenced => {
+                    self.handle_broker_unfenced(broker_id, broker_epoch)
+                }
+                BrokerControlState::ControlledShutdown => {
+                    self.handle_broker_in_controlled_shutdown(broker_id, broker_epoch)
+                }
             };
         }
-        let is_caught_up = current_metadata_offset >= reg.register_offset;
-        let mut fenced = reg.record.fenced;
-        let mut records = Vec::new();
-        if want_shut_down {
-            self.heartbeats
-                .touch(broker_id, fenced, current_metadata_offset, io.now_ms);
-            if fenced || reg.record.in_controlled_shutdown {
-                // SHUTDOWN_NOW: nothing left to move.
-                return ControllerResult {
-                    records,
-                    response: Some(shut_down(is_caught_up, fenced)),
-                    is_atomic: true,
-                };
+        self.heartbeats
+            .touch(broker_id, next.fenced(), ask.current_metadata_offset);
+        records.extend(self.handle_directories_cordoned(&reg, cordoned_log_dirs));
+        // processBatchEndOffset records where the controlled shutdown completes.
+        self.controlled_shutdown_broker = next.in_controlled_shutdown().then_some(broker_id);
+        ControllerResult {
+            records,
+            response: Some(ControllerResponse::BrokerHeartbeat {
+                error: None,
+                is_caught_up: ask.current_metadata_offset >= register_offset,
+                is_fenced: next.fenced(),
+                should_shut_down: next.should_shut_down(),
+            }),
+            is_atomic: false,
+        }
+    }
+
+    /// `processBatchEndOffset` of a heartbeat that left its broker in controlled shutdown:
+    /// the shutdown completes once every active broker has read up to `offset`.
+    fn process_batch_end_offset(&mut self, offset: i64) -> Result<(), String> {
+        match self.controlled_shutdown_broker.take() {
+            Some(id) => self
+                .heartbeats
+                .maybe_update_controlled_shutdown_offset(id, offset),
+            None => Ok(()),
+        }
+    }
+
+    /// `maybeFenceOneStaleBroker`: take the first expired session off the tracker and fence
+    /// its broker (or just drop the entry of an unknown broker or of a previous epoch). Whether
+    /// it did something (then the task runs again after 10 ms).
+    fn maybe_fence_one_stale_broker(&mut self, io: &mut RaftIo) -> (Vec<MetadataRecord>, bool) {
+        const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
+        let Some(key) = self.heartbeats.tracker.maybe_remove_expired(io.now_ms) else {
+            return (Vec::new(), false);
+        };
+        let (id, epoch) = (key.id, key.epoch);
+        let current = self
+            .state
+            .cluster
+            .brokers
+            .get(&id)
+            .map(|b| b.record.broker_epoch);
+        match current {
+            None => {
+                self.log(
+                    io,
+                    Level::Info,
+                    REPLICATION,
+                    format!("Removing heartbeat tracker entry for unknown broker {id} at epoch {epoch}."),
+                );
+                self.heartbeats.remove(id);
+                (Vec::new(), true)
             }
-            self.log(
-                io,
-                Level::Info,
-                "org.apache.kafka.controller.ReplicationControlManager",
-                format!("Unfenced broker {broker_id} has requested and been granted a controlled shutdown."),
-            );
-            let usable: Vec<i32> = self
-                .state
-                .cluster
-                .usable_brokers()
-                .into_iter()
-                .filter(|b| *b != broker_id)
-                .collect();
+            Some(current) if current != epoch => {
+                self.log(
+                    io,
+                    Level::Info,
+                    REPLICATION,
+                    format!("Removing heartbeat tracker entry for broker {id} at previous epoch {epoch}. Current epoch is {current}"),
+                );
+                (Vec::new(), true)
+            }
+            Some(_) => {
+                self.log(
+                    io,
+                    Level::Info,
+                    REPLICATION,
+                    format!(
+                        "Fencing broker {id} at epoch {epoch} because its session has timed out."
+                    ),
+                );
+                let records = self.handle_broker_fenced(id, epoch);
+                self.heartbeats.fence(id);
+                (records, true)
+            }
+        }
+    }
+
+    /// `handleBrokerUnfenced`: the BrokerRegistrationChangeRecord that unfences the broker, then
+    /// PartitionChangeRecords giving it the partitions that have no leader.
+    fn handle_broker_unfenced(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+        let mut records = vec![MetadataRecord::BrokerRegistrationChange(
+            BrokerRegistrationChangeRecord {
+                broker_id: id,
+                broker_epoch: epoch,
+                fenced: FENCING_UNFENCE,
+                ..Default::default()
+            },
+        )];
+        records.extend(self.state.replication.elect_leaderless(id));
+        records
+    }
+
+    /// `handleBrokerInControlledShutdown`: the BrokerRegistrationChangeRecord (v1) marking the
+    /// controlled shutdown unless the registration has it already, then PartitionChangeRecords
+    /// taking the broker out of every ISR and moving its leaderships away.
+    fn handle_broker_in_controlled_shutdown(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+        let mut records = Vec::new();
+        let marked = self
+            .state
+            .cluster
+            .brokers
+            .get(&id)
+            .is_some_and(|b| b.record.in_controlled_shutdown);
+        if !marked {
             records.push(MetadataRecord::BrokerRegistrationChange(
                 BrokerRegistrationChangeRecord {
-                    broker_id,
-                    broker_epoch,
+                    broker_id: id,
+                    broker_epoch: epoch,
                     in_controlled_shutdown: crate::metadata::IN_CONTROLLED_SHUTDOWN,
                     ..Default::default()
                 },
             ));
-            records.extend(self.state.replication.remove_from_isrs(
-                broker_id,
-                &usable,
-                self.min_insync_replicas(),
-            ));
-            return ControllerResult {
-                records,
-                response: Some(reply(None, is_caught_up, fenced)),
-                is_atomic: true,
-            };
         }
-        if fenced && !want_fence && is_caught_up {
-            self.log(
-                io,
-                Level::Info,
-                "org.apache.kafka.controller.BrokerHeartbeatManager",
-                format!(
-                    "The request from broker {broker_id} to unfence has been granted because it has caught up with the offset of its register broker record {}.",
-                    reg.register_offset
-                ),
-            );
-            records.push(MetadataRecord::BrokerRegistrationChange(
+        let usable: Vec<i32> = self
+            .state
+            .cluster
+            .usable_brokers()
+            .into_iter()
+            .filter(|b| *b != id)
+            .collect();
+        records.extend(self.state.replication.remove_from_isrs(
+            id,
+            &usable,
+            self.min_insync_replicas(),
+        ));
+        records
+    }
+
+    /// `handleDirectoriesCordoned`: once the broker reports its cordoned log dirs (not null),
+    /// a BrokerRegistrationChangeRecord (v3) when they differ from the registration's, which
+    /// holds null until the first report of an incarnation.
+    fn handle_directories_cordoned(
+        &self,
+        reg: &super::cluster_control::BrokerRegistration,
+        cordoned: &Option<Vec<Uuid>>,
+    ) -> Option<MetadataRecord> {
+        let dirs = cordoned.as_ref()?;
+        let mv = self.state.features.levels.get("metadata.version").copied();
+        if !is_cordoned_log_dirs_supported(mv) {
+            return None;
+        }
+        let same = |a: &[Uuid], b: &[Uuid]| {
+            a.iter().collect::<std::collections::BTreeSet<_>>()
+                == b.iter().collect::<std::collections::BTreeSet<_>>()
+        };
+        match &reg.record.cordoned_log_dirs {
+            Some(current) if same(current, dirs) => None,
+            _ => Some(MetadataRecord::BrokerRegistrationChange(
                 BrokerRegistrationChangeRecord {
-                    broker_id,
-                    broker_epoch,
-                    fenced: FENCING_UNFENCE,
+                    broker_id: reg.record.broker_id,
+                    broker_epoch: reg.record.broker_epoch,
+                    cordoned_log_dirs: Some(dirs.clone()),
                     ..Default::default()
                 },
-            ));
-            records.extend(self.state.replication.elect_leaderless(broker_id));
-            fenced = false;
-        } else if !fenced && want_fence {
-            records = self.handle_broker_fenced(broker_id, broker_epoch);
-            fenced = true;
-        }
-        self.heartbeats
-            .touch(broker_id, fenced, current_metadata_offset, io.now_ms);
-        ControllerResult {
-            records,
-            response: Some(reply(None, is_caught_up, fenced)),
-            is_atomic: true,
+            )),
         }
     }
 
@@ -966,8 +1125,8 @@ impl QuorumController {
             return Ok(());
         };
         let now = io.now_ms;
-        // Periodic tasks reschedule themselves.
-        if matches!(op, WriteOp::WriteNoOp | WriteOp::MaybeFenceStaleBroker) {
+        // Periodic tasks reschedule themselves (maybeFenceStaleBroker once it has run).
+        if matches!(op, WriteOp::WriteNoOp) {
             self.schedule_periodic(op.clone(), now);
         }
         let mut result = self.generate(&op, io);
@@ -1007,6 +1166,7 @@ impl QuorumController {
         }
         self.last_result = Some(result.clone());
         if result.records.is_empty() {
+            self.process_batch_end_offset(self.offset_control.next_write_offset - 1)?;
             // Nothing to write: answer once everything written before it is committed.
             match self.purgatory.highest_pending_offset() {
                 None => Self::respond(out, reply, result.response),
@@ -1031,6 +1191,7 @@ impl QuorumController {
             .collect();
         match raft.append(epoch, wrapped, result.is_atomic, now) {
             Err(AppendError::NotLeader) => {
+                self.controlled_shutdown_broker = None;
                 // Raft no longer leads this epoch: the leader change will follow.
                 Self::respond(out, reply, Self::not_controller(&op));
                 Ok(())
@@ -1041,6 +1202,7 @@ impl QuorumController {
                     self.replay(r, base + i as i64, io)?;
                 }
                 self.offset_control.handle_schedule_append(last_offset)?;
+                self.process_batch_end_offset(last_offset)?;
                 self.purgatory.add(
                     last_offset,
                     PendingWrite {
@@ -1146,11 +1308,16 @@ impl QuorumController {
             self.offset_control.activate(next)?;
             self.cur_claim_epoch = Some(le.epoch);
             let now = io.now_ms;
-            // A new active controller gives every registered broker a fresh session.
-            self.heartbeats = BrokerHeartbeatManager::default();
-            for (id, b) in self.state.cluster.brokers.iter() {
-                self.heartbeats.touch(*id, b.record.fenced, -1, now);
-            }
+            // ClusterControlManager.activate: a new heartbeat manager.
+            self.heartbeats = BrokerHeartbeatManager::activate(
+                self.state
+                    .cluster
+                    .brokers
+                    .iter()
+                    .map(|(id, b)| (*id, b.record.broker_epoch, b.record.fenced)),
+                self.config.session_timeout_ms,
+                now,
+            );
             self.queue.prepend(
                 format!("completeActivation[{}]", le.epoch),
                 ControllerEvent::Write {
@@ -1215,7 +1382,28 @@ impl QuorumController {
         if let Some(line) = line {
             self.log(io, Level::Info, logger, line);
         }
+        if self.is_active() {
+            self.replay_heartbeat_state(r);
+        }
         Ok(())
+    }
+
+    /// What ClusterControlManager's replay tells the heartbeat manager of the active
+    /// controller: a RegisterBrokerRecord replaces the broker's heartbeat state, a
+    /// BrokerRegistrationChangeRecord registers the broker's fencing state again.
+    fn replay_heartbeat_state(&mut self, r: &MetadataRecord) {
+        let (id, replace) = match r {
+            MetadataRecord::RegisterBroker(b) => (b.broker_id, true),
+            MetadataRecord::BrokerRegistrationChange(c) => (c.broker_id, false),
+            _ => return,
+        };
+        let Some(fenced) = self.state.cluster.brokers.get(&id).map(|b| b.record.fenced) else {
+            return;
+        };
+        if replace {
+            self.heartbeats.remove(id);
+        }
+        self.heartbeats.register(id, fenced);
     }
 
     /// Apply one record; returns the logger and the line to log.

@@ -144,6 +144,9 @@ pub enum ControllerRequest {
         want_fence: bool,
         /// wantShutDown: asking for a controlled shutdown.
         want_shut_down: bool,
+        /// cordonedLogDirs (v2+, nullable): null until the broker has caught up, then the
+        /// ids of its cordoned log directories.
+        cordoned_log_dirs: Option<Vec<Uuid>>,
     },
 }
 
@@ -496,8 +499,16 @@ impl ControllerMessage {
                     current_metadata_offset,
                     want_fence,
                     want_shut_down,
+                    cordoned_log_dirs,
                 } => format!(
-                    "brokerId={broker_id} brokerEpoch={broker_epoch} currentMetadataOffset={current_metadata_offset} wantFence={want_fence} wantShutDown={want_shut_down}"
+                    "brokerId={broker_id} brokerEpoch={broker_epoch} currentMetadataOffset={current_metadata_offset} wantFence={want_fence} wantShutDown={want_shut_down}{}",
+                    match cordoned_log_dirs {
+                        Some(d) => format!(
+                            " cordonedLogDirs=[{}]",
+                            d.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(", ")
+                        ),
+                        None => String::new(),
+                    }
                 ),
             },
             ControllerMessage::Response { body, .. } => match body {

@@ -113,14 +113,7 @@ impl MetadataDelta {
                     .brokers
                     .get_mut(&c.broker_id)
                     .ok_or_else(|| format!("no broker {} to change", c.broker_id))?;
-                match c.fenced {
-                    FENCING_FENCE => reg.record.fenced = true,
-                    FENCING_UNFENCE => reg.record.fenced = false,
-                    _ => {}
-                }
-                if c.in_controlled_shutdown == IN_CONTROLLED_SHUTDOWN {
-                    reg.record.in_controlled_shutdown = true;
-                }
+                c.apply_to(&mut reg.record);
             }
             MetadataRecord::RegisterController(c) => {
                 self.cluster_mut()

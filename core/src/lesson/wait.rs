@@ -24,7 +24,9 @@ pub enum Condition {
     LeaderIs(i32),
     /// `epoch=N`: a leader in epoch N or later.
     Epoch(i32),
-    /// `fenced=N` / `unfenced=N`: the active controller has broker N fenced (or unfenced).
+    /// `fenced=N` / `unfenced=N`: the active controller has broker N's current incarnation
+    /// fenced (or unfenced). While broker N's process runs, that is the incarnation it
+    /// registers: an earlier incarnation's registration does not count.
     Fenced {
         /// The broker.
         broker: i32,
@@ -73,10 +75,15 @@ impl Condition {
             Condition::LeaderIs(id) => w.leader().is_some_and(|l| l.0 == id),
             Condition::Epoch(e) => w.leader().is_some_and(|l| l.1 >= e),
             Condition::Fenced { broker, fenced } => {
+                let running = w
+                    .node(broker)
+                    .and_then(|n| n.broker.as_ref())
+                    .map(|b| b.incarnation_id());
                 w.active_controller()
                     .and_then(|c| w.node(c))
                     .and_then(|n| n.controller.as_ref())
                     .and_then(|c| c.state.cluster.brokers.get(&broker))
+                    .filter(|b| running.is_none_or(|i| i == b.record.incarnation_id))
                     .map(|b| b.record.fenced)
                     == Some(fenced)
             }

@@ -110,8 +110,9 @@ pub struct RegisterBrokerRecord {
     pub in_controlled_shutdown: bool,
     /// LogDirs (v3+, tag 0, default empty): the broker's available log directories.
     pub log_dirs: Vec<Uuid>,
-    /// CordonedLogDirs (v4+, tag 1, default empty): cordoned log directories.
-    pub cordoned_log_dirs: Vec<Uuid>,
+    /// CordonedLogDirs (v4+, tag 1, nullable, default null): cordoned log directories; `None`
+    /// until the broker has caught up and reported them in a heartbeat.
+    pub cordoned_log_dirs: Option<Vec<Uuid>>,
 }
 
 impl Default for RegisterBrokerRecord {
@@ -128,7 +129,7 @@ impl Default for RegisterBrokerRecord {
             fenced: true,
             in_controlled_shutdown: false,
             log_dirs: Vec::new(),
-            cordoned_log_dirs: Vec::new(),
+            cordoned_log_dirs: None,
         }
     }
 }
@@ -156,8 +157,8 @@ impl RegisterBrokerRecord {
         if !self.log_dirs.is_empty() {
             j.uuids("logDirs", &self.log_dirs);
         }
-        if !self.cordoned_log_dirs.is_empty() {
-            j.uuids("cordonedLogDirs", &self.cordoned_log_dirs);
+        if let Some(dirs) = &self.cordoned_log_dirs {
+            j.uuids("cordonedLogDirs", dirs);
         }
     }
 
@@ -175,8 +176,8 @@ impl RegisterBrokerRecord {
         if !self.log_dirs.is_empty() {
             tagged.push((0, field(|w| w.compact_uuids(&self.log_dirs))));
         }
-        if !self.cordoned_log_dirs.is_empty() {
-            tagged.push((1, field(|w| w.compact_uuids(&self.cordoned_log_dirs))));
+        if let Some(dirs) = &self.cordoned_log_dirs {
+            tagged.push((1, field(|w| w.compact_uuids(dirs))));
         }
         w.tagged_fields(tagged);
     }
@@ -185,7 +186,7 @@ impl RegisterBrokerRecord {
 /// BrokerRegistrationChangeRecord: a change to a registered broker. Its version is the lowest
 /// one that carries the fields set, which is what Kafka's controller writes: 0 for fence and
 /// unfence, 1 when `in_controlled_shutdown` is set, 2 with `log_dirs`, 3 with
-/// `cordoned_log_dirs`.
+/// `cordoned_log_dirs` (`Some`, even empty: `handleDirectoriesCordoned` writes v3).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct BrokerRegistrationChangeRecord {
     /// BrokerId.
@@ -200,14 +201,15 @@ pub struct BrokerRegistrationChangeRecord {
     pub in_controlled_shutdown: i8,
     /// LogDirs (v2+, tag 2, default empty).
     pub log_dirs: Vec<Uuid>,
-    /// CordonedLogDirs (v3+, tag 3, default empty).
-    pub cordoned_log_dirs: Vec<Uuid>,
+    /// CordonedLogDirs (v3+, tag 3, nullable, default null): `None` for no change, else the
+    /// broker's cordoned log directories (`[]` when none is cordoned).
+    pub cordoned_log_dirs: Option<Vec<Uuid>>,
 }
 
 impl BrokerRegistrationChangeRecord {
     /// The version written: the lowest that carries every field set.
     pub fn version(&self) -> u16 {
-        if !self.cordoned_log_dirs.is_empty() {
+        if self.cordoned_log_dirs.is_some() {
             3
         } else if !self.log_dirs.is_empty() {
             2
@@ -231,8 +233,8 @@ impl BrokerRegistrationChangeRecord {
         if version >= 2 && !self.log_dirs.is_empty() {
             j.uuids("logDirs", &self.log_dirs);
         }
-        if version >= 3 && !self.cordoned_log_dirs.is_empty() {
-            j.uuids("cordonedLogDirs", &self.cordoned_log_dirs);
+        if let Some(dirs) = &self.cordoned_log_dirs {
+            j.uuids("cordonedLogDirs", dirs);
         }
     }
 
@@ -249,9 +251,28 @@ impl BrokerRegistrationChangeRecord {
         if !self.log_dirs.is_empty() {
             tagged.push((2, field(|w| w.compact_uuids(&self.log_dirs))));
         }
-        if !self.cordoned_log_dirs.is_empty() {
-            tagged.push((3, field(|w| w.compact_uuids(&self.cordoned_log_dirs))));
+        if let Some(dirs) = &self.cordoned_log_dirs {
+            tagged.push((3, field(|w| w.compact_uuids(dirs))));
         }
         w.tagged_fields(tagged);
+    }
+
+    /// `BrokerRegistration.cloneWith`: this change applied to a registration (fenced,
+    /// inControlledShutdown, log dirs when non-empty, cordoned log dirs when not null).
+    pub fn apply_to(&self, r: &mut RegisterBrokerRecord) {
+        match self.fenced {
+            FENCING_FENCE => r.fenced = true,
+            FENCING_UNFENCE => r.fenced = false,
+            _ => {}
+        }
+        if self.in_controlled_shutdown == IN_CONTROLLED_SHUTDOWN {
+            r.in_controlled_shutdown = true;
+        }
+        if !self.log_dirs.is_empty() {
+            r.log_dirs = self.log_dirs.clone();
+        }
+        if let Some(dirs) = &self.cordoned_log_dirs {
+            r.cordoned_log_dirs = Some(dirs.clone());
+        }
     }
 }

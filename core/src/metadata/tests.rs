@@ -304,7 +304,7 @@ fn broker_registration_change_version_follows_content() {
     };
     assert_eq!(dirs.version(), 2);
     let cordoned = BrokerRegistrationChangeRecord {
-        cordoned_log_dirs: vec![Uuid::ZERO],
+        cordoned_log_dirs: Some(vec![Uuid::ZERO]),
         ..dirs.clone()
     };
     assert_eq!(cordoned.version(), 3);
@@ -312,6 +312,19 @@ fn broker_registration_change_version_follows_content() {
         MetadataRecord::from(cordoned).data_json(),
         r#"{"brokerId":2,"brokerEpoch":10,"logDirs":["AAAAAAAAAAAAAAAAAAAAAA"],"cordonedLogDirs":["AAAAAAAAAAAAAAAAAAAAAA"]}"#
     );
+    // handleDirectoriesCordoned with nothing cordoned: v3 with an empty list (not null).
+    let none_cordoned = MetadataRecord::from(BrokerRegistrationChangeRecord {
+        broker_id: 1,
+        broker_epoch: 7,
+        cordoned_log_dirs: Some(Vec::new()),
+        ..Default::default()
+    });
+    assert_eq!(
+        none_cordoned.to_json(),
+        r#"{"type":"BROKER_REGISTRATION_CHANGE_RECORD","version":3,"data":{"brokerId":1,"brokerEpoch":7,"cordonedLogDirs":[]}}"#
+    );
+    // 3 frame + 4 + 8 + tagged: 1 count + (1 tag + 1 size + 1 empty array).
+    assert_eq!(none_cordoned.value_size(), 3 + 4 + 8 + 1 + 3);
     let none = MetadataRecord::from(BrokerRegistrationChangeRecord::default());
     assert_eq!(none.data_json(), r#"{"brokerId":0,"brokerEpoch":0}"#);
     assert_eq!(none.value_size(), 3 + 4 + 8 + 1);
@@ -362,6 +375,14 @@ fn register_broker_record_json_and_size() {
     assert!(no_dirs
         .data_json()
         .ends_with(r#""rack":"r1","fenced":true,"inControlledShutdown":false}"#));
+    // CordonedLogDirs is nullable (default null): written only when not null, even if empty.
+    let cordoned = MetadataRecord::from(RegisterBrokerRecord {
+        cordoned_log_dirs: Some(Vec::new()),
+        ..RegisterBrokerRecord::default()
+    });
+    assert!(cordoned
+        .data_json()
+        .ends_with(r#""inControlledShutdown":false,"cordonedLogDirs":[]}"#));
 }
 
 #[test]

@@ -185,7 +185,7 @@ pub struct World {
 }
 
 /// Broker lifecycle requests use correlation ids from here, apart from the controller's.
-pub const BROKER_CORRELATION_BASE: u64 = 1 << 32;
+pub const BROKER_CORRELATION_BASE: u64 = crate::broker::controller_channel::CORRELATION_BASE;
 
 /// The node id the admin client (the tools) sends from.
 pub const ADMIN_CLIENT_ID: i32 = -1;
@@ -584,15 +584,24 @@ impl World {
                 // (the metadata log's leader).
                 match broker.as_mut() {
                     Some(b) => {
-                        let leader = raft.state().leader_id();
+                        // RaftControllerNodeProvider: the leader and its CONTROLLER port.
+                        let controller = raft
+                            .state()
+                            .leader_id()
+                            .map(|l| (l, raft.quorum.voter_port(l).unwrap_or(0)));
                         let applied = loader
                             .as_ref()
                             .map(|l| l.published_offset())
                             .unwrap_or_else(|| raft.listener_next_offset() - 1);
-                        if let Some(m) = b.poll(leader, applied, now) {
+                        let metadata_version = loader
+                            .as_ref()
+                            .and_then(|l| l.image.features.levels.get("metadata.version").copied());
+                        if let Some(m) = b.poll(now, controller, applied, metadata_version, io.log)
+                        {
                             cout.push(m);
                         }
                         if b.state == crate::broker::BrokerState::ShuttingDown {
+                            b.close(now, io.log);
                             raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, &mut io);
                             if let Ok(w) = raft.poll(&mut io) {
                                 return wake.min(w);
@@ -751,7 +760,7 @@ impl World {
                         correlation_id,
                         body: ControllerResponse::Failed { .. },
                     } => c.registration_failed(*correlation_id, now),
-                    _ => c.handle_message(from, msg, now),
+                    _ => c.handle_message(from, msg, now, cout),
                 },
                 None => {
                     // Not a controller: refuse requests as a broker without a channel would.
@@ -1112,7 +1121,7 @@ impl World {
                     Uuid::random(io.rng),
                     node.broker_port,
                     node.directory_id,
-                    now,
+                    cluster_id.clone(),
                 ))
             } else {
                 None
@@ -1715,11 +1724,10 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .collect(),
         controllers: c.state.cluster.controllers.keys().copied().collect(),
         sessions: c
-            .heartbeats
-            .brokers
-            .iter()
+            .broker_sessions()
+            .into_iter()
             .filter(|_| c.is_active())
-            .map(|(id, h)| (*id, now_ms.saturating_sub(h.last_contact_ms)))
+            .map(|(id, t)| (id, now_ms.saturating_sub(t)))
             .collect(),
         session_timeout_ms: c.session_timeout_ms(),
         heartbeats: c

@@ -114,14 +114,14 @@ pub fn moment(world: &World) -> Moment {
                 return Moment::Committing;
             }
             let timeout = c.session_timeout_ms();
-            let expiring = c.heartbeats.brokers.iter().any(|(id, h)| {
+            let expiring = c.broker_sessions().into_iter().any(|(id, t)| {
                 let fenced = c
                     .state
                     .cluster
                     .brokers
-                    .get(id)
+                    .get(&id)
                     .is_some_and(|b| b.record.fenced);
-                !fenced && h.last_contact_ms + timeout <= now + SESSION_NEAR_MS
+                !fenced && t + timeout <= now + SESSION_NEAR_MS
             });
             if expiring {
                 found = found.max(Moment::SessionExpiring);
