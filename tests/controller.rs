@@ -273,8 +273,10 @@ fn create_topics_writes_one_batch_that_every_controller_replays() {
     }
 }
 
-#[test]
-fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets_not_controller() {
+/// Three controllers and three brokers; after 6 s the active controller is cut off from
+/// everyone but the admin client, which asks it to create `payments`. Returns the world, its
+/// checker, the old active controller and the request's correlation id.
+fn cut_off_active_controller_creating_payments() -> (World, InvariantChecker, i32, u64) {
     let mut w = world(7, &[101, 102, 103], &[1, 2, 3]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 6_000);
@@ -293,6 +295,12 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
             },
         )
         .unwrap();
+    (w, c, old, cid)
+}
+
+#[test]
+fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets_not_controller() {
+    let (mut w, mut c, old, cid) = cut_off_active_controller_creating_payments();
     run_checked(&mut w, &mut c, 200);
     let ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
     assert!(
@@ -327,15 +335,17 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
     assert!(!old_ctrl.is_active());
     assert!(!old_ctrl.state.summary().contains("payments"), "reverted");
     let lines = controller_lines(&w, old).join("\n");
-    assert!(lines.contains("Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in the new epoch"), "{lines}");
-    assert!(lines.contains("Reverting to last stable offset"), "{lines}");
+    assert!(lines.contains("writeNoOpRecord: event failed with NotLeaderException (treated as NotControllerException) at epoch 1 in 120 microseconds. Renouncing leadership and reverting to the last committed offset "), "{lines}");
     // The page's TimelineHashMap panel names that revert and the snapshots it dropped.
     let view = w.view();
     let tl = &view.nodes.iter().find(|n| n.id == old).unwrap();
     let tl = &tl.controller.as_ref().unwrap().topics_by_name;
     let revert = tl.last_revert.as_ref().expect("the view names the revert");
     assert!(
-        lines.contains(&format!("Reverting to last stable offset {}.", revert.to)),
+        lines.contains(&format!(
+            "reverting to the last committed offset {}. Exception message",
+            revert.to
+        )),
         "{revert:?}"
     );
     for e in epochs.iter().filter(|&&e| e > revert.to) {
@@ -524,4 +534,109 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
     w.heal();
     run_checked(&mut w, &mut c, 3_000);
     assert!(isr(&w).0.contains(&follower), "back in the ISR");
+}
+
+/// Item 8: Raft resigns on its check-quorum timer without telling its listener; the
+/// controller learns it from its next write (the NoOp), which fails with NotLeaderException:
+/// handleEventException logs INFO and renounces (fails the purgatory, deactivates the periodic
+/// tasks). The WARN "Renouncing the leadership due to a metadata log event" is not logged: by
+/// the time Raft leaves Resigned, the controller is already in standby.
+#[test]
+fn resigned_raft_leader_is_renounced_by_the_failing_noop() {
+    let (mut w, mut c, old, _) = cut_off_active_controller_creating_payments();
+    run_checked(&mut w, &mut c, 8_000);
+    let node = w.node(old).unwrap();
+    let resigned_ms = node
+        .log
+        .lines()
+        .find(|l| {
+            l.message
+                .starts_with("Completed transition to ResignedState")
+        })
+        .expect("Raft resigned")
+        .time_ms;
+    let lines: Vec<_> = node.log.lines().collect();
+    let at = |text: &str| {
+        lines
+            .iter()
+            .position(|l| l.message.contains(text))
+            .unwrap_or_else(|| panic!("no line with {text:?}"))
+    };
+    assert!(lines.iter().any(|l| l.message
+        == "Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord"
+        && l.logger == "org.apache.kafka.controller.PeriodicTaskControlManager"));
+    let noop = lines[at("writeNoOpRecord: event failed with")];
+    let committed = w
+        .node(old)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .offset_control
+        .last_committed_offset;
+    assert_eq!(
+        noop.message,
+        format!("writeNoOpRecord: event failed with NotLeaderException (treated as NotControllerException) at epoch 1 in 120 microseconds. Renouncing leadership and reverting to the last committed offset {committed}. Exception message: Append failed because the replica is not the current leader")
+    );
+    assert_eq!(noop.logger, "org.apache.kafka.controller.QuorumController");
+    assert_eq!(noop.file.name(), "controller.log");
+    assert!(
+        noop.time_ms > resigned_ms && noop.time_ms <= resigned_ms + 500,
+        "the next NoOp (every 500 ms) fails: resigned {resigned_ms}, failed {}",
+        noop.time_ms
+    );
+    // The write waiting in the purgatory fails with NOT_CONTROLLER.
+    let fail_all = lines[at("failAll(NotControllerException): failing createTopics(")];
+    assert_eq!(
+        fail_all.logger,
+        "org.apache.kafka.deferred.DeferredEventQueue"
+    );
+    assert_eq!(fail_all.file.name(), "server.log");
+    assert!(fail_all.message.ends_with(").") && fail_all.time_ms == noop.time_ms);
+    let failed = lines[at("createTopics: event failed with NotControllerException in ")];
+    let us: u64 = failed.message
+        ["createTopics: event failed with NotControllerException in ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        us > 1_000_000 && us % 1000 == 120,
+        "it waited in the purgatory: {us}"
+    );
+    assert!(failed
+        .message
+        .ends_with(" microseconds. Exception message: No controller appears to be active."));
+    let deactivated = at("Deactivated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord");
+    assert!(at("writeNoOpRecord: event failed") < at("failAll(") && at("failAll(") < deactivated);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.message.contains("metadata log event")),
+        "no WARN: the controller renounced before Raft left Resigned"
+    );
+    // Raft later leaves Resigned for the next epoch: a standby just notes it.
+    assert!(lines[deactivated..]
+        .iter()
+        .any(|l| l.message == "In the new epoch 2, the leader is (none)."));
+    // A write reaching the standby is refused and logged as Kafka does.
+    let ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
+    assert!(!ctrl.is_active());
+    w.admin_send(
+        old,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("later", 1, 1)],
+        },
+    )
+    .unwrap();
+    run_checked(&mut w, &mut c, 100);
+    let last = controller_lines(&w, old)
+        .into_iter()
+        .rfind(|l| l.starts_with("createTopics: event failed"))
+        .unwrap();
+    assert!(
+        last.starts_with("createTopics: event failed with NotControllerException in 120 microseconds. Exception message: "),
+        "{last}"
+    );
 }

@@ -68,7 +68,9 @@ fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
         "{text}"
     );
     assert!(
-        text.contains("Completed transition to Leader(localVoterNode=VoterNode(voterKey=ReplicaKey(id=1"),
+        text.contains(
+            "Completed transition to Leader(localVoterNode=VoterNode(voterKey=ReplicaKey(id=1"
+        ),
         "{text}"
     );
     assert!(text.contains("High watermark set to LogOffsetMetadata(offset=3, metadata=Optional.empty) for the first time for epoch 1 based on indexOfHw 0"), "{text}");

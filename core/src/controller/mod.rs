@@ -4,10 +4,12 @@
 pub mod cluster_control;
 pub mod configuration_control;
 pub mod deferred_event_queue;
+pub mod event_handler_exception_info;
 pub mod event_queue;
 pub mod feature_control;
 pub mod heartbeat_manager;
 pub mod offset_control;
+pub mod periodic_task_control;
 pub mod quorum_controller;
 pub mod replication_control;
 pub mod rpc;

@@ -6,10 +6,16 @@
 use super::cluster_control::{supported_features, ClusterControlManager};
 use super::configuration_control::ConfigurationControlManager;
 use super::deferred_event_queue::DeferredEventQueue;
+use super::event_handler_exception_info::{
+    event_duration_us, identity_hash_code, EventHandlerExceptionInfo,
+};
 use super::event_queue::KafkaEventQueue;
 use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA_VERSION_NAME};
 use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
+use super::periodic_task_control::{
+    activated_line, deactivated_line, PERIODIC_TASK_CONTROL_LOGGER,
+};
 use super::replication_control::ReplicationControlManager;
 use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse};
 use crate::metadata::{
@@ -51,6 +57,9 @@ impl Default for ControllerConfig {
         }
     }
 }
+
+/// The QuorumController's logger.
+const QUORUM_CONTROLLER_LOGGER: &str = "org.apache.kafka.controller.QuorumController";
 
 /// A leader as the controller's log lines name it: its id, or `(none)`.
 fn leader_name(le: LeaderAndEpoch) -> String {
@@ -134,6 +143,10 @@ pub struct PendingWrite {
     pub response: Option<ControllerResponse>,
     /// The response to send if the leadership is lost first (NOT_CONTROLLER).
     pub failure: Option<ControllerResponse>,
+    /// Virtual time the event started (`startProcessingTimeNs`).
+    pub start_ms: u64,
+    /// The event's `System.identityHashCode`, as its `toString()` shows it.
+    pub identity: i32,
 }
 
 /// Everything the controller state machine holds, in timeline structures.
@@ -293,14 +306,54 @@ impl QuorumController {
     }
 
     fn log(&self, io: &mut RaftIo, level: Level, logger: &'static str, message: String) {
+        self.log_to(io, LogFile::Controller, level, logger, message);
+    }
+
+    /// A line with this controller's prefix in `file`: loggers under
+    /// `org.apache.kafka.controller` go to controller.log, the others (e.g.
+    /// `org.apache.kafka.deferred.DeferredEventQueue`) to server.log.
+    fn log_to(
+        &self,
+        io: &mut RaftIo,
+        file: LogFile,
+        level: Level,
+        logger: &'static str,
+        message: String,
+    ) {
         io.log.push(LogLine {
             time_ms: io.now_ms,
             level,
-            file: LogFile::Controller,
+            file,
             prefix: self.prefix.clone(),
             message,
             logger,
         });
+    }
+
+    /// `handleEventException`'s INFO line for the event `name` that started at `start_ms`.
+    fn log_event_failure(
+        &self,
+        io: &mut RaftIo,
+        name: &str,
+        start_ms: u64,
+        info: &EventHandlerExceptionInfo,
+    ) {
+        // epoch = curClaimEpoch, or the last committed epoch on a standby.
+        let epoch = self
+            .cur_claim_epoch
+            .unwrap_or(self.offset_control.last_committed_epoch);
+        let text = info.failure_message(
+            epoch,
+            event_duration_us(start_ms, io.now_ms),
+            self.is_active(),
+            self.offset_control.last_committed_offset,
+        );
+        self.log(
+            io,
+            Level::Info,
+            QUORUM_CONTROLLER_LOGGER,
+            format!("{name}: {text}"),
+        );
     }
 
     /// Queue what the Raft listener was told (`appendRaftEvent`).
@@ -958,11 +1011,15 @@ impl QuorumController {
         io: &mut RaftIo,
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
+        let now = io.now_ms;
+        let identity = identity_hash_code(self.node_id, self.queue.events_run);
         let Some(epoch) = self.cur_claim_epoch else {
+            // newWrongControllerException(latestController()): Raft's current leader.
+            let info = EventHandlerExceptionInfo::wrong_controller(raft.state().leader_id());
+            self.log_event_failure(io, &name, now, &info);
             Self::respond(out, reply, Self::not_controller(&op));
             return Ok(());
         };
-        let now = io.now_ms;
         // Periodic tasks reschedule themselves.
         if matches!(op, WriteOp::WriteNoOp | WriteOp::MaybeFenceStaleBroker) {
             self.schedule_periodic(op.clone(), now);
@@ -983,7 +1040,7 @@ impl QuorumController {
             self.log(
                 io,
                 Level::Error,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!(
                     "{name}: the result has {n} records, more than controller.max.records.per.batch {}",
                     self.config.max_records_per_batch
@@ -992,6 +1049,7 @@ impl QuorumController {
         }
         self.last_result = Some(result.clone());
         if result.records.is_empty() {
+            self.process_batch_end_offset(&op, io);
             // Nothing to write: answer once everything written before it is committed.
             match self.purgatory.highest_pending_offset() {
                 None => Self::respond(out, reply, result.response),
@@ -1002,6 +1060,8 @@ impl QuorumController {
                         reply,
                         response: result.response,
                         failure: Self::not_controller(&op),
+                        start_ms: now,
+                        identity,
                     },
                 ),
             }
@@ -1016,9 +1076,12 @@ impl QuorumController {
             .collect();
         match raft.append(epoch, wrapped, result.is_atomic, now) {
             Err(AppendError::NotLeader) => {
-                // Raft no longer leads this epoch: the leader change will follow.
+                // Raft resigned without telling its listener (it never fires a leader change
+                // while Resigned): the append throws NotLeaderException, and
+                // handleEventException renounces.
+                self.log_event_failure(io, &name, now, &EventHandlerExceptionInfo::not_leader());
                 Self::respond(out, reply, Self::not_controller(&op));
-                Ok(())
+                self.renounce(io, out)
             }
             Ok(last_offset) => {
                 let base = last_offset - n + 1;
@@ -1026,6 +1089,7 @@ impl QuorumController {
                     self.replay(r, base + i as i64, io)?;
                 }
                 self.offset_control.handle_schedule_append(last_offset)?;
+                self.process_batch_end_offset(&op, io);
                 self.purgatory.add(
                     last_offset,
                     PendingWrite {
@@ -1033,10 +1097,29 @@ impl QuorumController {
                         reply,
                         response: result.response,
                         failure: Self::not_controller(&op),
+                        start_ms: now,
+                        identity,
                     },
                 );
                 Ok(())
             }
+        }
+    }
+
+    /// `processBatchEndOffset`, once the operation's records (if any) are appended: the
+    /// activation event activates the periodic tasks, now that the bootstrap records are
+    /// replayed.
+    fn process_batch_end_offset(&mut self, op: &WriteOp, io: &mut RaftIo) {
+        if *op == WriteOp::CompleteActivation {
+            let now = io.now_ms;
+            self.schedule_periodic(WriteOp::WriteNoOp, now);
+            self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
+            self.log(
+                io,
+                Level::Info,
+                PERIODIC_TASK_CONTROL_LOGGER,
+                activated_line(),
+            );
         }
     }
 
@@ -1101,13 +1184,23 @@ impl QuorumController {
                     self.log(
                         io,
                         Level::Warn,
-                        "org.apache.kafka.controller.QuorumController",
+                        QUORUM_CONTROLLER_LOGGER,
                         format!("We were the leader in epoch {active}, and are still the leader in the new epoch {}.", le.epoch),
                     );
                     self.cur_claim_epoch = Some(le.epoch);
                 }
             } else {
-                self.renounce(active, le, io, out)?;
+                let leader = leader_name(le);
+                self.log(
+                    io,
+                    Level::Warn,
+                    QUORUM_CONTROLLER_LOGGER,
+                    format!(
+                        "Renouncing the leadership due to a metadata log event. We were the leader at epoch {active}, but in the new epoch {}, the leader is {leader}. Reverting to last stable offset {}.",
+                        le.epoch, self.offset_control.last_stable_offset
+                    ),
+                );
+                self.renounce(io, out)?;
             }
             return Ok(());
         }
@@ -1122,7 +1215,7 @@ impl QuorumController {
             self.log(
                 io,
                 Level::Info,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!(
                     "Becoming the active controller at epoch {}, next write offset {}.",
                     le.epoch, next
@@ -1144,48 +1237,53 @@ impl QuorumController {
                 },
                 now,
             );
-            self.schedule_periodic(WriteOp::WriteNoOp, now);
-            self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
         } else {
             let leader = leader_name(le);
             self.log(
                 io,
                 Level::Info,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!("In the new epoch {}, the leader is {leader}.", le.epoch),
             );
         }
         Ok(())
     }
 
-    /// `renounce`: revert to the last stable offset, fail every waiting write.
+    /// `renounce`: fail every write waiting in the purgatory (NOT_CONTROLLER), revert to the
+    /// last stable offset, and deactivate the periodic tasks. Its callers log why.
     fn renounce(
         &mut self,
-        active_epoch: i32,
-        le: LeaderAndEpoch,
         io: &mut RaftIo,
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
-        let leader = leader_name(le);
-        self.log(
-            io,
-            Level::Warn,
-            "org.apache.kafka.controller.QuorumController",
-            format!(
-                "Renouncing the leadership due to a metadata log event. We were the leader at epoch {active_epoch}, but in the new epoch {}, the leader is {leader}. Reverting to last stable offset {}.",
-                le.epoch, self.offset_control.last_stable_offset
-            ),
-        );
+        self.cur_claim_epoch = None;
+        // deferredEventQueue.failAll(newWrongControllerException(OptionalInt.empty()))
+        let failure = EventHandlerExceptionInfo::wrong_controller(None);
+        for w in self.purgatory.fail_all() {
+            self.log_to(
+                io,
+                LogFile::Server,
+                Level::Info,
+                "org.apache.kafka.deferred.DeferredEventQueue",
+                format!(
+                    "failAll({}): failing {}({}).",
+                    failure.internal, w.name, w.identity
+                ),
+            );
+            self.log_event_failure(io, &w.name, w.start_ms, &failure);
+            Self::respond(out, w.reply, w.failure);
+        }
         let to = self.offset_control.last_stable_offset;
         let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
         self.last_revert = Some(RevertView { to, dropped });
-        self.cur_claim_epoch = None;
-        for w in self.purgatory.fail_all() {
-            Self::respond(out, w.reply, w.failure);
-        }
         self.queue.cancel_deferred("writeNoOpRecord");
         self.queue.cancel_deferred("maybeFenceStaleBroker");
-        // Records replayed but not committed are gone: recount from what survives.
+        self.log(
+            io,
+            Level::Info,
+            PERIODIC_TASK_CONTROL_LOGGER,
+            deactivated_line(),
+        );
         Ok(())
     }
 
