@@ -113,7 +113,7 @@ fn the_first_active_controller_bootstraps_an_empty_log_in_a_transaction() {
         lines.contains("Becoming the active controller at epoch 1, next write offset 3."),
         "{lines}"
     );
-    assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 7 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
+    assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 6 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
     // Every controller, standbys included, replayed the same records into the same state.
     let state = |id: i32| {
         w.node(id)
@@ -638,5 +638,47 @@ fn resigned_raft_leader_is_renounced_by_the_failing_noop() {
     assert!(
         last.starts_with("createTopics: event failed with NotControllerException in 120 microseconds. Exception message: "),
         "{last}"
+    );
+}
+
+/// Item 12g: the activation WARN comes from the QuorumController's logger; on an empty log it
+/// counts the bootstrap records (the six feature levels, not the min.insync.replicas
+/// ConfigRecord), and every later activation over a non-empty log logs the bare line.
+#[test]
+fn activation_warn_on_empty_and_non_empty_log() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let first = w.active_controller().unwrap();
+    let warns = |w: &World, id: i32| -> Vec<(String, &'static str)> {
+        w.node(id)
+            .unwrap()
+            .log
+            .lines()
+            .filter(|l| l.message.starts_with("Performing controller activation"))
+            .map(|l| {
+                assert_eq!(format!("{:?}", l.level), "Warn");
+                assert_eq!(l.file.name(), "controller.log");
+                (l.message.clone(), l.logger)
+            })
+            .collect()
+    };
+    assert_eq!(
+        warns(&w, first),
+        [(
+            "Performing controller activation. The metadata log appears to be empty. Appending 6 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'.".to_string(),
+            "org.apache.kafka.controller.QuorumController"
+        )]
+    );
+    w.kill(first).unwrap();
+    run_checked(&mut w, &mut c, 6_000);
+    let second = w.active_controller().unwrap();
+    assert_ne!(second, first);
+    assert_eq!(
+        warns(&w, second),
+        [(
+            "Performing controller activation.".to_string(),
+            "org.apache.kafka.controller.QuorumController"
+        )]
     );
 }

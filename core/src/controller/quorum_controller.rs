@@ -10,7 +10,9 @@ use super::event_handler_exception_info::{
     event_duration_us, identity_hash_code, EventHandlerExceptionInfo,
 };
 use super::event_queue::KafkaEventQueue;
-use super::feature_control::{bootstrap_features, FeatureControlManager, METADATA_VERSION_NAME};
+use super::feature_control::{
+    bootstrap_features, FeatureControlManager, METADATA_VERSION, METADATA_VERSION_NAME,
+};
 use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
 use super::periodic_task_control::{
@@ -244,7 +246,6 @@ pub struct QuorumController {
     pub state: ControllerState,
     cur_claim_epoch: Option<i32>,
     last_leader: Option<LeaderAndEpoch>,
-    committed_records: u64,
     /// The last event run, for views.
     pub last_event: Option<String>,
     /// The last ControllerResult produced, for views.
@@ -275,7 +276,6 @@ impl QuorumController {
             state: ControllerState::default(),
             cur_claim_epoch: None,
             last_leader: None,
-            committed_records: 0,
             last_event: None,
             last_result: None,
             registration: RegistrationState::default(),
@@ -443,7 +443,7 @@ impl QuorumController {
         }
         let leader = self.last_leader?.leader_id?;
         // Wait until the log has been bootstrapped (metadata.version is known).
-        self.state.features.levels.get("metadata.version")?;
+        self.state.features.levels.get(METADATA_VERSION)?;
         let cid = self.registration.next_correlation_id;
         self.registration.next_correlation_id += 1;
         self.registration.pending = Some((leader, cid));
@@ -543,8 +543,6 @@ impl QuorumController {
         oc.transaction_start_offset = -1;
         oc.next_write_offset = -1;
         self.loaded_snapshot_end = Some(snapshot.id.offset);
-        // The log is not empty: activation must not write the bootstrap records again.
-        self.committed_records += snapshot.metadata_records().count() as u64;
         Ok(())
     }
 
@@ -574,22 +572,21 @@ impl QuorumController {
     fn generate(&mut self, op: &WriteOp, io: &mut RaftIo) -> ControllerResult {
         match op {
             WriteOp::CompleteActivation => {
+                // ActivationRecordsGenerator.generate, logging through the QuorumController's
+                // log::warn.
                 let mut records = Vec::new();
-                if self.committed_records == 0 {
-                    let mut bootstrap: Vec<MetadataRecord> = bootstrap_features()
+                if self.state.features.levels.get(METADATA_VERSION).is_none() {
+                    // recordsForEmptyLog: the bootstrap records (the feature levels) in a
+                    // metadata transaction, plus the cluster-wide min.insync.replicas that ELR
+                    // needs (not counted among the bootstrap records).
+                    let bootstrap: Vec<MetadataRecord> = bootstrap_features()
                         .into_iter()
                         .map(MetadataRecord::FeatureLevel)
                         .collect();
-                    bootstrap.push(MetadataRecord::Config(ConfigRecord {
-                        resource_type: RESOURCE_TYPE_BROKER,
-                        resource_name: String::new(),
-                        name: "min.insync.replicas".into(),
-                        value: Some("1".into()),
-                    }));
                     self.log(
                         io,
                         Level::Warn,
-                        "org.apache.kafka.controller.ActivationRecordsGenerator",
+                        QUORUM_CONTROLLER_LOGGER,
                         format!(
                             "Performing controller activation. The metadata log appears to be empty. Appending {} bootstrap record(s) in metadata transaction at metadata.version {METADATA_VERSION_NAME} from bootstrap source 'bootstrap'.",
                             bootstrap.len()
@@ -599,7 +596,22 @@ impl QuorumController {
                         name: Some("Bootstrap records".into()),
                     }));
                     records.extend(bootstrap);
+                    records.push(MetadataRecord::Config(ConfigRecord {
+                        resource_type: RESOURCE_TYPE_BROKER,
+                        resource_name: String::new(),
+                        name: "min.insync.replicas".into(),
+                        value: Some("1".into()),
+                    }));
                     records.push(MetadataRecord::EndTransaction(EndTransactionRecord));
+                } else {
+                    // recordsForNonEmptyLog: nothing to write (the simulation never leaves a
+                    // metadata transaction open across a failover).
+                    self.log(
+                        io,
+                        Level::Warn,
+                        QUORUM_CONTROLLER_LOGGER,
+                        "Performing controller activation.".into(),
+                    );
                 }
                 ControllerResult {
                     records,
@@ -1137,7 +1149,6 @@ impl QuorumController {
             }
             let last = batch.last_offset();
             self.loaded_snapshot_end = None;
-            self.committed_records += batch.records.len() as u64;
             if self.is_active() {
                 // Already replayed when it was appended.
                 self.offset_control.handle_commit_batch(
