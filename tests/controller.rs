@@ -682,3 +682,63 @@ fn activation_warn_on_empty_and_non_empty_log() {
         )]
     );
 }
+
+/// Item 12f: brokers and controllers register Kafka 4.5's seven production features with
+/// their ranges; the RegisterControllerRecord lists them in QuorumFeatures' HashMap order (the
+/// broker record uses the same fixed order), the registrations' toString sorts them.
+#[test]
+fn registrations_advertise_all_production_features() {
+    let mut w = world(7, &[101, 102, 103], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_000);
+    let active = w.active_controller().unwrap();
+    let features = r#""features":[{"name":"group.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"kraft.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"metadata.version","minSupportedVersion":7,"maxSupportedVersion":33},{"name":"share.version","minSupportedVersion":0,"maxSupportedVersion":2},{"name":"streams.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"transaction.version","minSupportedVersion":0,"maxSupportedVersion":2},{"name":"eligible.leader.replicas.version","minSupportedVersion":0,"maxSupportedVersion":1}]"#;
+    let json: Vec<String> = w
+        .node(active)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) => Some(m.to_json()),
+            _ => None,
+        })
+        .collect();
+    let controller = json
+        .iter()
+        .find(|j| j.contains("REGISTER_CONTROLLER_RECORD"))
+        .unwrap();
+    assert!(
+        controller.ends_with(&format!("{features}}}}}")),
+        "{controller}"
+    );
+    let broker = json
+        .iter()
+        .find(|j| j.contains("REGISTER_BROKER_RECORD"))
+        .unwrap();
+    assert!(broker.contains(features), "{broker}");
+    let sorted = "supportedFeatures={eligible.leader.replicas.version: 0-1, group.version: 0-1, kraft.version: 0-1, metadata.version: 7-33, share.version: 0-2, streams.version: 0-1, transaction.version: 0-2}";
+    let lines = controller_lines(&w, active).join("\n");
+    let registered = lines
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "Replayed RegisterControllerRecord containing ControllerRegistration(id=101,",
+            )
+        })
+        .unwrap();
+    assert!(
+        registered.ends_with(&format!("listeners=[Endpoint(listenerName='CONTROLLER', securityProtocol=PLAINTEXT, host='localhost', port=9093)], {sorted}).")),
+        "{registered}"
+    );
+    let ctrl = w.node(active).unwrap().controller.as_ref().unwrap();
+    let b = ctrl.state.cluster.brokers.get(&1).unwrap();
+    let text = kraft_core::controller::cluster_control::broker_registration_text(&b.record);
+    assert!(
+        text.contains(&format!("{sorted}, rack=Optional.empty, ")),
+        "{text}"
+    );
+    assert!(text.ends_with(", cordonedDirectories=null)"), "{text}");
+}

@@ -4,7 +4,8 @@ use super::rpc::ApiError;
 use crate::metadata::{
     BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
     RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE, IN_CONTROLLED_SHUTDOWN,
-    SECURITY_PROTOCOL_PLAINTEXT,
+    SECURITY_PROTOCOL_PLAINTEXT, SECURITY_PROTOCOL_SASL_PLAINTEXT, SECURITY_PROTOCOL_SASL_SSL,
+    SECURITY_PROTOCOL_SSL,
 };
 use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
@@ -86,15 +87,15 @@ impl ClusterControlManager {
         registry: &SnapshotRegistry,
         r: &RegisterControllerRecord,
     ) -> String {
-        let new = self.controllers.get(&r.controller_id).is_none();
+        let previous = self
+            .controllers
+            .get(&r.controller_id)
+            .map(|p| format!(" Previous incarnation was {}", p.incarnation_id))
+            .unwrap_or_default();
         self.controllers.put(registry, r.controller_id, r.clone());
         format!(
-            "Replayed RegisterControllerRecord containing ControllerRegistration(id={}, incarnationId={}, zkMigrationReady={}, listeners=[Endpoint(listenerName='CONTROLLER', securityProtocol=PLAINTEXT, host='localhost', port={})], supportedFeatures={{kraft.version: 0-1, metadata.version: 7-33}}).{}",
-            r.controller_id,
-            r.incarnation_id,
-            r.zk_migration_ready,
-            r.end_points.first().map(|e| e.port).unwrap_or(0),
-            if new { "" } else { " Previous incarnation was replaced." }
+            "Replayed RegisterControllerRecord containing {}.{previous}",
+            controller_registration_text(r)
         )
     }
 
@@ -147,16 +148,25 @@ impl ClusterControlManager {
     }
 }
 
-/// The feature ranges this simulated Kafka supports, as brokers and controllers register them:
-/// kraft.version 0-1 and metadata.version 7 (3.3-IV3) to 33 (4.4-IV2).
+/// The feature ranges a Kafka 4.5 node supports and registers: `metadata.version` from 7
+/// (3.3-IV3) to 33 (4.4-IV2, the latest production level) and every production feature with a
+/// level above 0, from its first level to its latest production level (`Feature.java`; the
+/// test features are left out). Controllers send them in the iteration order of the `HashMap`
+/// QuorumFeatures builds, which is this order on every JVM; brokers copy their map with
+/// `Map.copyOf`, whose order is random per JVM, so the simulation sends that same fixed order.
 pub fn supported_features() -> Vec<FeatureRange> {
     [
+        ("group.version", 0, 1),
         ("kraft.version", 0, 1),
         (
-            "metadata.version",
+            super::feature_control::METADATA_VERSION,
             7,
             super::feature_control::METADATA_VERSION_LEVEL,
         ),
+        ("share.version", 0, 2),
+        ("streams.version", 0, 1),
+        ("transaction.version", 0, 2),
+        ("eligible.leader.replicas.version", 0, 1),
     ]
     .into_iter()
     .map(|(name, min, max)| FeatureRange {
@@ -167,39 +177,97 @@ pub fn supported_features() -> Vec<FeatureRange> {
     .collect()
 }
 
-/// Kafka's `BrokerRegistration.toString()`.
-pub fn broker_registration_text(r: &RegisterBrokerRecord) -> String {
-    let listeners: Vec<String> = r
-        .end_points
+/// `VersionRange.toString()`: `min-max`, `min` when equal, `min+` for an open range.
+fn version_range_text(f: &FeatureRange) -> String {
+    if f.min_supported_version == f.max_supported_version {
+        f.min_supported_version.to_string()
+    } else if f.max_supported_version == i16::MAX {
+        format!("{}+", f.min_supported_version)
+    } else {
+        format!("{}-{}", f.min_supported_version, f.max_supported_version)
+    }
+}
+
+/// A registration's `supportedFeatures={name: range, ...}`, sorted by name as
+/// `BrokerRegistration` and `ControllerRegistration` print them.
+fn supported_features_text(features: &[FeatureRange]) -> String {
+    let mut sorted: Vec<&FeatureRange> = features.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let items: Vec<String> = sorted
+        .iter()
+        .map(|f| format!("{}: {}", f.name, version_range_text(f)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// `Endpoint.toString()` of each listener, sorted by listener name.
+fn listeners_text(end_points: &[Endpoint]) -> String {
+    let mut sorted: Vec<&Endpoint> = end_points.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let items: Vec<String> = sorted
         .iter()
         .map(|e| {
             format!(
-                "Endpoint(listenerName='{}', securityProtocol=PLAINTEXT, host='{}', port={})",
-                e.name, e.host, e.port
+                "Endpoint(listenerName='{}', securityProtocol={}, host='{}', port={})",
+                e.name,
+                security_protocol_name(e.security_protocol),
+                e.host,
+                e.port
             )
         })
         .collect();
-    let features: Vec<String> = r
-        .features
-        .iter()
-        .map(|f| {
-            format!(
-                "{}: {}-{}",
-                f.name, f.min_supported_version, f.max_supported_version
-            )
-        })
-        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The `SecurityProtocol` enum name of an id.
+fn security_protocol_name(id: i16) -> &'static str {
+    match id {
+        SECURITY_PROTOCOL_SSL => "SSL",
+        SECURITY_PROTOCOL_SASL_PLAINTEXT => "SASL_PLAINTEXT",
+        SECURITY_PROTOCOL_SASL_SSL => "SASL_SSL",
+        _ => "PLAINTEXT",
+    }
+}
+
+/// Kafka's `BrokerRegistration.toString()` (controller replay lines, the metadata shell's
+/// `/image/cluster/brokers/<id>`). `cordonedDirectories` is `null` until a
+/// BrokerRegistrationChangeRecord sets it (an empty list here stands for null).
+pub fn broker_registration_text(r: &RegisterBrokerRecord) -> String {
     let dirs: Vec<String> = r.log_dirs.iter().map(|d| d.to_string()).collect();
+    let cordoned = if r.cordoned_log_dirs.is_empty() {
+        "null".to_string()
+    } else {
+        let c: Vec<String> = r.cordoned_log_dirs.iter().map(|d| d.to_string()).collect();
+        format!("[{}]", c.join(", "))
+    };
     format!(
-        "BrokerRegistration(id={}, epoch={}, incarnationId={}, listeners=[{}], supportedFeatures={{{}}}, rack=Optional.empty, fenced={}, inControlledShutdown={}, isMigratingZkBroker=false, directories=[{}])",
+        "BrokerRegistration(id={}, epoch={}, incarnationId={}, listeners={}, supportedFeatures={}, rack={}, fenced={}, inControlledShutdown={}, isMigratingZkBroker={}, directories=[{}], cordonedDirectories={})",
         r.broker_id,
         r.broker_epoch,
         r.incarnation_id,
-        listeners.join(", "),
-        features.join(", "),
+        listeners_text(&r.end_points),
+        supported_features_text(&r.features),
+        match &r.rack {
+            Some(rack) => format!("Optional[{rack}]"),
+            None => "Optional.empty".into(),
+        },
         r.fenced,
         r.in_controlled_shutdown,
-        dirs.join(", ")
+        r.is_migrating_zk_broker,
+        dirs.join(", "),
+        cordoned
+    )
+}
+
+/// Kafka's `ControllerRegistration.toString()`.
+pub fn controller_registration_text(r: &RegisterControllerRecord) -> String {
+    format!(
+        "ControllerRegistration(id={}, incarnationId={}, zkMigrationReady={}, listeners={}, supportedFeatures={})",
+        r.controller_id,
+        r.incarnation_id,
+        r.zk_migration_ready,
+        listeners_text(&r.end_points),
+        supported_features_text(&r.features)
     )
 }
 
