@@ -742,3 +742,79 @@ fn registrations_advertise_all_production_features() {
     );
     assert!(text.ends_with(", cordonedDirectories=null)"), "{text}");
 }
+
+/// Item 11: controller.log's INFO lines as Kafka's managers write them. ClusterControlManager
+/// logs "No previous registration found ..." / "Registering a new incarnation ..." when it
+/// registers a broker and prints the generated record toString when it replays
+/// RegisterBrokerRecord ("initial" / "establishing a new incarnation") and
+/// BrokerRegistrationChangeRecord; ReplicationControlManager logs "CreateTopics result(s)" and
+/// "handleBrokerFenced/Unfenced: changing N partition(s)".
+#[test]
+fn controller_log_replay_lines_match_kafka() {
+    let mut w = world(4, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    run_checked(&mut w, &mut c, 1_000);
+    let reg = |w: &World| {
+        w.node(100)
+            .unwrap()
+            .controller
+            .as_ref()
+            .unwrap()
+            .state
+            .cluster
+            .brokers
+            .get(&1)
+            .unwrap()
+            .record
+            .clone()
+    };
+    let first = reg(&w);
+    let (inc, epoch) = (first.incarnation_id, first.broker_epoch);
+    w.stop(1).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    w.cont(1).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    w.kill(1).unwrap();
+    run_checked(&mut w, &mut c, 1_000);
+    w.restart(1).unwrap();
+    run_checked(&mut w, &mut c, 20_000);
+    let second = reg(&w);
+    assert_ne!(second.incarnation_id, inc);
+    let lines = controller_lines(&w, 100);
+    let has = |l: &str| lines.iter().any(|x| x == l);
+    let starts = |p: &str| lines.iter().find(|x| x.starts_with(p)).cloned();
+    assert!(has(&format!("No previous registration found for broker 1. New incarnation ID is {inc}.  Generated 0 record(s) to clean up previous incarnations. New broker epoch is {epoch}.")), "{lines:#?}");
+    let initial = starts("Replayed initial RegisterBrokerRecord for broker 1: ").unwrap();
+    assert!(initial.contains(&format!("RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, incarnationId={inc}, brokerEpoch={epoch}, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='localhost', port=9092, securityProtocol=0)], features=[BrokerFeature(name='group.version', minSupportedVersion=0, maxSupportedVersion=1), ")), "{initial}");
+    assert!(initial.ends_with(&format!(", rack=null, fenced=true, inControlledShutdown=false, logDirs=[{}], cordonedLogDirs=null)", first.log_dirs[0])), "{initial}");
+    for fenced in [-1, 1] {
+        assert!(has(&format!("Replayed BrokerRegistrationChangeRecord modifying the registration for broker 1: BrokerRegistrationChangeRecord(brokerId=1, brokerEpoch={epoch}, fenced={fenced}, inControlledShutdown=0, logDirs=[], cordonedLogDirs=null)")), "{lines:#?}");
+    }
+    assert!(has("CreateTopics result(s): CreatableTopic(name='orders', numPartitions=1, replicationFactor=1, assignments=[], configs=[]): SUCCESS"));
+    assert!(
+        has("handleBrokerFenced: changing 1 partition(s)"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("handleBrokerUnfenced: changing 1 partition(s)"),
+        "{lines:#?}"
+    );
+    assert!(has(&format!("Registering a new incarnation of broker 1. Previous incarnation ID was {inc}; new incarnation ID is {}. Generated 0 record(s) to clean up previous incarnations. Broker epoch will become {}.", second.incarnation_id, second.broker_epoch)), "{lines:#?}");
+    assert!(starts(&format!("Replayed RegisterBrokerRecord establishing a new incarnation of broker 1: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, incarnationId={}, brokerEpoch={}, ", second.incarnation_id, second.broker_epoch)).is_some(), "{lines:#?}");
+    // PartitionChangeRecord replay is DEBUG in Kafka (INFO only for a reassignment).
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("Replayed partition change")),
+        "{lines:#?}"
+    );
+}

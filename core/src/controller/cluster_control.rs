@@ -29,13 +29,18 @@ pub struct ClusterControlManager {
 }
 
 impl ClusterControlManager {
-    /// `replay(RegisterBrokerRecord)`.
+    /// `replay(RegisterBrokerRecord)`: the line prints the record, with the wording for an
+    /// initial registration, a new incarnation or an amended one.
     pub fn replay_register_broker(
         &mut self,
         registry: &SnapshotRegistry,
         r: &RegisterBrokerRecord,
         offset: i64,
     ) -> String {
+        let prev = self
+            .brokers
+            .get(&r.broker_id)
+            .map(|b| b.record.incarnation_id);
         self.brokers.put(
             registry,
             r.broker_id,
@@ -44,40 +49,62 @@ impl ClusterControlManager {
                 register_offset: offset,
             },
         );
-        format!(
-            "Replayed initial RegisterBrokerRecord for broker {}: {}",
-            r.broker_id,
-            broker_registration_text(r)
-        )
+        let id = r.broker_id;
+        let text = r.java_to_string();
+        match prev {
+            None => format!("Replayed initial RegisterBrokerRecord for broker {id}: {text}"),
+            Some(p) if p == r.incarnation_id => format!(
+                "Replayed RegisterBrokerRecord modifying the registration for broker {id}: {text}"
+            ),
+            Some(_) => format!(
+                "Replayed RegisterBrokerRecord establishing a new incarnation of broker {id}: {text}"
+            ),
+        }
     }
 
-    /// `replay(BrokerRegistrationChangeRecord)`.
+    /// `replay(BrokerRegistrationChangeRecord)`: "Replayed ... modifying the registration" with
+    /// the record, or "Ignoring no-op registration change for <BrokerRegistration>" when the
+    /// registration stays the same.
     pub fn replay_change(
         &mut self,
         registry: &SnapshotRegistry,
         r: &BrokerRegistrationChangeRecord,
     ) -> Result<String, String> {
-        let mut reg = self.brokers.get(&r.broker_id).cloned().ok_or_else(|| {
-            format!("Unable to replay {r:?}: no broker registration found for that id")
+        let text = r.java_to_string();
+        let cur = self.brokers.get(&r.broker_id).cloned().ok_or_else(|| {
+            format!("Unable to replay {text}: no broker registration found for that id")
         })?;
-        if reg.record.broker_epoch != r.broker_epoch {
+        if cur.record.broker_epoch != r.broker_epoch {
             return Err(format!(
-                "Unable to replay {r:?}: no broker registration with that epoch found"
+                "Unable to replay {text}: no broker registration with that epoch found"
             ));
         }
+        // BrokerRegistration.cloneWith
+        let mut next = cur.clone();
         match r.fenced {
-            FENCING_FENCE => reg.record.fenced = true,
-            FENCING_UNFENCE => reg.record.fenced = false,
+            FENCING_FENCE => next.record.fenced = true,
+            FENCING_UNFENCE => next.record.fenced = false,
             _ => {}
         }
         if r.in_controlled_shutdown == IN_CONTROLLED_SHUTDOWN {
-            reg.record.in_controlled_shutdown = true;
+            next.record.in_controlled_shutdown = true;
         }
-        let text = broker_registration_text(&reg.record);
-        self.brokers.put(registry, r.broker_id, reg);
+        if !r.log_dirs.is_empty() {
+            next.record.log_dirs = r.log_dirs.clone();
+        }
+        if !r.cordoned_log_dirs.is_empty() {
+            next.record.cordoned_log_dirs = r.cordoned_log_dirs.clone();
+        }
+        if next == cur {
+            return Ok(format!(
+                "Ignoring no-op registration change for {}",
+                broker_registration_text(&cur.record)
+            ));
+        }
+        self.brokers.put(registry, r.broker_id, next);
         Ok(format!(
-            "Replayed BrokerRegistrationChangeRecord modifying the registration for broker {}: {}",
-            r.broker_id, text
+            "Replayed BrokerRegistrationChangeRecord modifying the registration for broker {}: {text}",
+            r.broker_id
         ))
     }
 
@@ -99,31 +126,33 @@ impl ClusterControlManager {
         )
     }
 
-    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest; the broker
-    /// epoch is the offset the record will be written at.
+    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest and the INFO
+    /// line ClusterControlManager logs. A new incarnation gets `new_broker_epoch` (the offset
+    /// the result's first record will be written at) and starts fenced; the same incarnation
+    /// amends its registration and keeps its epoch, fencing and controlled-shutdown state.
+    /// `cleanup_records` is how many records clean up the previous incarnation.
     pub fn register_broker(
         &self,
         broker_id: i32,
         incarnation_id: Uuid,
         port: u16,
         log_dirs: Vec<Uuid>,
-        next_write_offset: i64,
-    ) -> Result<RegisterBrokerRecord, (ApiError, String)> {
-        if let Some(existing) = self.brokers.get(&broker_id) {
+        new_broker_epoch: i64,
+        cleanup_records: usize,
+    ) -> Result<(RegisterBrokerRecord, String), (ApiError, String)> {
+        let existing = self.brokers.get(&broker_id);
+        if let Some(existing) = existing {
             if existing.record.incarnation_id != incarnation_id && !existing.record.fenced {
                 return Err((
                     ApiError::DuplicateBrokerRegistration,
-                    format!(
-                        "Another broker is registered with that broker id. The incarnation ID is {}",
-                        existing.record.incarnation_id
-                    ),
+                    "Another broker is registered with that broker id. If the broker was recently restarted this should self-resolve once the heartbeat manager expires the broker's session.".into(),
                 ));
             }
         }
-        Ok(RegisterBrokerRecord {
+        let mut record = RegisterBrokerRecord {
             broker_id,
             incarnation_id,
-            broker_epoch: next_write_offset,
+            broker_epoch: new_broker_epoch,
             end_points: vec![Endpoint {
                 name: "PLAINTEXT".into(),
                 host: "localhost".into(),
@@ -135,7 +164,26 @@ impl ClusterControlManager {
             in_controlled_shutdown: false,
             log_dirs,
             ..Default::default()
-        })
+        };
+        let line = match existing {
+            None => format!(
+                "No previous registration found for broker {broker_id}. New incarnation ID is {incarnation_id}.  Generated {cleanup_records} record(s) to clean up previous incarnations. New broker epoch is {new_broker_epoch}."
+            ),
+            Some(e) if e.record.incarnation_id != incarnation_id => format!(
+                "Registering a new incarnation of broker {broker_id}. Previous incarnation ID was {}; new incarnation ID is {incarnation_id}. Generated {cleanup_records} record(s) to clean up previous incarnations. Broker epoch will become {new_broker_epoch}.",
+                e.record.incarnation_id
+            ),
+            Some(e) => {
+                record.fenced = e.record.fenced;
+                record.in_controlled_shutdown = e.record.in_controlled_shutdown;
+                record.broker_epoch = e.record.broker_epoch;
+                format!(
+                    "Amending registration of broker {broker_id}, incarnation ID {incarnation_id}. Broker epoch remains {}.",
+                    e.record.broker_epoch
+                )
+            }
+        };
+        Ok((record, line))
     }
 
     /// Registered, unfenced brokers not in controlled shutdown, sorted by id.

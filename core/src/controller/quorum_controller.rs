@@ -62,6 +62,11 @@ impl Default for ControllerConfig {
 
 /// The QuorumController's logger.
 const QUORUM_CONTROLLER_LOGGER: &str = "org.apache.kafka.controller.QuorumController";
+const REPLICATION_CONTROL_LOGGER: &str = "org.apache.kafka.controller.ReplicationControlManager";
+const CLUSTER_CONTROL_LOGGER: &str = "org.apache.kafka.controller.ClusterControlManager";
+
+/// One line a record's replay logs, with its level.
+type ReplayLine = (Level, String);
 
 /// A leader as the controller's log lines name it: its id, or `(none)`.
 fn leader_name(le: LeaderAndEpoch) -> String {
@@ -646,7 +651,7 @@ impl QuorumController {
                             "Fencing broker {id} at epoch {epoch} because its session has timed out."
                         ),
                     );
-                    records = self.handle_broker_fenced(id, epoch);
+                    records = self.handle_broker_fenced(id, epoch, io);
                     self.heartbeats.fence(id);
                 }
                 ControllerResult {
@@ -668,9 +673,12 @@ impl QuorumController {
                     *port,
                     log_dirs.clone(),
                     next,
+                    0,
                 ) {
-                    Ok(record) => {
-                        self.heartbeats.touch(*broker_id, true, -1, io.now_ms);
+                    Ok((record, line)) => {
+                        self.log(io, Level::Info, CLUSTER_CONTROL_LOGGER, line);
+                        self.heartbeats
+                            .touch(*broker_id, record.fenced, -1, io.now_ms);
                         ControllerResult {
                             response: Some(ControllerResponse::BrokerRegistration {
                                 error: None,
@@ -800,6 +808,20 @@ impl QuorumController {
                     .state
                     .replication
                     .create_topics(topics, &brokers, io.rng);
+                let summary: Vec<String> = topics
+                    .iter()
+                    .zip(&results)
+                    .map(|(t, r)| match &r.error {
+                        None => format!("{}: SUCCESS", t.java_to_string()),
+                        Some((e, m)) => format!("{}: {} ({m})", t.java_to_string(), e.name()),
+                    })
+                    .collect();
+                self.log(
+                    io,
+                    Level::Info,
+                    REPLICATION_CONTROL_LOGGER,
+                    format!("CreateTopics result(s): {}", summary.join(", ")),
+                );
                 ControllerResult {
                     records,
                     response: Some(ControllerResponse::CreateTopics {
@@ -861,7 +883,7 @@ impl QuorumController {
 
     /// `handleBrokerFenced`: PartitionChangeRecords taking the broker out of every ISR, then the
     /// BrokerRegistrationChangeRecord that fences it.
-    fn handle_broker_fenced(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+    fn handle_broker_fenced(&self, id: i32, epoch: i64, io: &mut RaftIo) -> Vec<MetadataRecord> {
         let usable: Vec<i32> = self
             .state
             .cluster
@@ -873,6 +895,7 @@ impl QuorumController {
             self.state
                 .replication
                 .remove_from_isrs(id, &usable, self.min_insync_replicas());
+        self.log_partition_changes(io, "handleBrokerFenced", &records);
         records.push(MetadataRecord::BrokerRegistrationChange(
             BrokerRegistrationChangeRecord {
                 broker_id: id,
@@ -882,6 +905,50 @@ impl QuorumController {
             },
         ));
         records
+    }
+
+    /// `generateLeaderAndIsrUpdates`' closing line for the PartitionChangeRecords in
+    /// `records`: INFO "{context}: changing N partition(s)", or with DEBUG on the DEBUG line
+    /// naming them; nothing when there are none.
+    fn log_partition_changes(&self, io: &mut RaftIo, context: &str, records: &[MetadataRecord]) {
+        let changes: Vec<&crate::metadata::PartitionChangeRecord> = records
+            .iter()
+            .filter_map(|r| match r {
+                MetadataRecord::PartitionChange(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if changes.is_empty() {
+            return;
+        }
+        if io.log.debug_enabled {
+            let names: Vec<String> = changes
+                .iter()
+                .map(|c| {
+                    let topic = self
+                        .state
+                        .replication
+                        .topics
+                        .get(&c.topic_id)
+                        .map(|t| t.name.clone())
+                        .unwrap_or_default();
+                    format!("{topic}-{}", c.partition_id)
+                })
+                .collect();
+            self.log(
+                io,
+                Level::Debug,
+                REPLICATION_CONTROL_LOGGER,
+                format!("{context}: changing partition(s): {}", names.join(", ")),
+            );
+        } else {
+            self.log(
+                io,
+                Level::Info,
+                REPLICATION_CONTROL_LOGGER,
+                format!("{context}: changing {} partition(s)", changes.len()),
+            );
+        }
     }
 
     /// The cluster-wide `min.insync.replicas` (bootstrap sets 1).
@@ -970,11 +1037,17 @@ impl QuorumController {
                     ..Default::default()
                 },
             ));
-            records.extend(self.state.replication.remove_from_isrs(
+            let changes = self.state.replication.remove_from_isrs(
                 broker_id,
                 &usable,
                 self.min_insync_replicas(),
-            ));
+            );
+            self.log_partition_changes(
+                io,
+                &format!("enterControlledShutdown[{broker_id}]"),
+                &changes,
+            );
+            records.extend(changes);
             return ControllerResult {
                 records,
                 response: Some(reply(None, is_caught_up, fenced)),
@@ -999,10 +1072,12 @@ impl QuorumController {
                     ..Default::default()
                 },
             ));
-            records.extend(self.state.replication.elect_leaderless(broker_id));
+            let changes = self.state.replication.elect_leaderless(broker_id);
+            self.log_partition_changes(io, "handleBrokerUnfenced", &changes);
+            records.extend(changes);
             fenced = false;
         } else if !fenced && want_fence {
-            records = self.handle_broker_fenced(broker_id, broker_epoch);
+            records = self.handle_broker_fenced(broker_id, broker_epoch, io);
             fenced = true;
         }
         self.heartbeats
@@ -1305,19 +1380,19 @@ impl QuorumController {
         offset: i64,
         io: &mut RaftIo,
     ) -> Result<(), String> {
-        let (logger, line) = self.apply(r, offset)?;
-        if let Some(line) = line {
-            self.log(io, Level::Info, logger, line);
+        let (logger, lines) = self.apply(r, offset)?;
+        for (level, line) in lines {
+            self.log(io, level, logger, line);
         }
         Ok(())
     }
 
-    /// Apply one record; returns the logger and the line to log.
+    /// Apply one record; returns the logger and the lines to log.
     fn apply(
         &mut self,
         r: &MetadataRecord,
         offset: i64,
-    ) -> Result<(&'static str, Option<String>), String> {
+    ) -> Result<(&'static str, Vec<ReplayLine>), String> {
         const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
         const CLUSTER: &str = "org.apache.kafka.controller.ClusterControlManager";
         const FEATURES: &str = "org.apache.kafka.controller.FeatureControlManager";
@@ -1333,14 +1408,13 @@ impl QuorumController {
                 REPLICATION,
                 Some(self.state.replication.replay_partition(registry, p)?),
             ),
-            MetadataRecord::PartitionChange(p) => (
-                REPLICATION,
-                Some(
-                    self.state
-                        .replication
-                        .replay_partition_change(registry, p)?,
-                ),
-            ),
+            MetadataRecord::PartitionChange(p) => {
+                let lines = self
+                    .state
+                    .replication
+                    .replay_partition_change(registry, p)?;
+                return Ok((REPLICATION, lines));
+            }
             MetadataRecord::RemoveTopic(t) => {
                 let (line, name) = self.state.replication.replay_remove_topic(registry, t)?;
                 self.state.configs.remove_resource(
@@ -1392,7 +1466,7 @@ impl QuorumController {
             }
             MetadataRecord::NoOp => (OFFSETS, None),
         };
-        Ok((logger, line))
+        Ok((logger, line.map(|l| (Level::Info, l)).into_iter().collect()))
     }
 
     /// The state a standby would hold after replaying `log`'s metadata records up to and

@@ -2,10 +2,12 @@
 //! usable brokers), deletion, and the replay of their records.
 
 use super::rpc::{ApiError, CreatableTopic, TopicResult};
+use crate::metadata::wire::java_list;
 use crate::metadata::{
     ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord,
     TopicRecord, RESOURCE_TYPE_TOPIC,
 };
+use crate::sim::node_log::Level;
 use crate::sim::rng::SimRng;
 use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
@@ -338,30 +340,74 @@ impl ReplicationControlManager {
         Ok(line)
     }
 
-    /// `replay(PartitionChangeRecord)`.
+    /// `replay(PartitionChangeRecord)`; returns the lines it logs: `maybeLogPartitionChange`
+    /// (INFO "UNCLEAN partition change for ..." when the new leader is RECOVERING, else a DEBUG
+    /// diff), then INFO "Replayed partition assignment change ..." for a reassignment or DEBUG
+    /// "Replayed partition change ...".
     pub fn replay_partition_change(
         &mut self,
         registry: &SnapshotRegistry,
         r: &PartitionChangeRecord,
-    ) -> Result<String, String> {
+    ) -> Result<Vec<(Level, String)>, String> {
         let mut info = self.topics.get(&r.topic_id).cloned().ok_or_else(|| {
             format!(
-                "Unable to replay a PartitionChangeRecord for unknown topic {}",
-                r.topic_id
+                "Tried to create partition {}:{}, but no topic with that ID was found.",
+                r.topic_id, r.partition_id
             )
         })?;
-        let part = info
-            .parts
-            .get_mut(&r.partition_id)
-            .ok_or_else(|| format!("Unable to find partition {}:{}", info.name, r.partition_id))?;
+        let part = info.parts.get_mut(&r.partition_id).ok_or_else(|| {
+            format!(
+                "Tried to create partition {}:{}, but no partition with that id was found.",
+                r.topic_id, r.partition_id
+            )
+        })?;
+        let prev = part.clone();
         part.apply_change(r);
-        let line = format!(
-            "Replayed partition change {} for topic {}",
-            MetadataRecord::PartitionChange(r.clone()).data_json(),
-            info.name
+        let next = part.clone();
+        let description = format!(
+            "{}-{} with topic ID {}",
+            info.name, r.partition_id, r.topic_id
         );
+        let mut lines = Vec::new();
+        if next.leader_recovery_state == crate::metadata::LEADER_RECOVERY_RECOVERING {
+            lines.push((
+                Level::Info,
+                format!(
+                    "UNCLEAN partition change for {description}: {}",
+                    next.registration_diff(&prev)
+                ),
+            ));
+        } else {
+            lines.push((
+                Level::Debug,
+                format!(
+                    "partition change for {description}: {}",
+                    next.registration_diff(&prev)
+                ),
+            ));
+        }
+        let reassignment = r.removing_replicas.is_some() || r.adding_replicas.is_some();
+        lines.push((
+            if reassignment {
+                Level::Info
+            } else {
+                Level::Debug
+            },
+            format!(
+                "Replayed partition {}change {} for topic {}. (isr: {} -> {}, replicaSet: {} -> {}, partitionEpoch: {}, leaderEpoch: {})",
+                if reassignment { "assignment " } else { "" },
+                r.java_to_string(),
+                info.name,
+                java_list(&prev.isr),
+                java_list(&next.isr),
+                java_list(&prev.replicas),
+                java_list(&next.replicas),
+                next.partition_epoch,
+                next.leader_epoch
+            ),
+        ));
         self.topics.put(registry, r.topic_id, info);
-        Ok(line)
+        Ok(lines)
     }
 
     /// `replay(RemoveTopicRecord)`; returns the line and the removed topic's name.
