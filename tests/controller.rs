@@ -818,3 +818,44 @@ fn controller_log_replay_lines_match_kafka() {
         "{lines:#?}"
     );
 }
+
+/// Issue 15: `metadata.max.idle.interval.ms=0` turns the controller's NoOp writes off, as in
+/// Kafka (KafkaConfig.metadataMaxIdleIntervalNs is None and QuorumController never registers
+/// writeNoOpRecord): 60 virtual seconds run in a bounded number of events, the quorum still
+/// elects a leader and commits a topic, and no NoOpRecord is written.
+#[test]
+fn no_op_writes_are_off_when_max_idle_interval_is_zero() {
+    let mut config = kraft_core::sim::WorldConfig::new(3, vec![101, 102, 103], vec![1]);
+    config.controller.no_op_interval_ms = 0;
+    let mut w = World::new(config).expect("world");
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_000);
+    let active = w.active_controller().expect("an active controller");
+    let r = admin(
+        &mut w,
+        &mut c,
+        active,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!()
+    };
+    assert!(topics[0].error.is_none(), "{topics:?}");
+    let before = w.events_run();
+    run_checked(&mut w, &mut c, 60_000);
+    let events = w.events_run() - before;
+    assert!(events < 200_000, "{events} events in 60 s");
+    let lines = controller_lines(&w, active);
+    assert!(lines.contains(&"Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker".to_string()), "{lines:#?}");
+    assert!(metadata_types(&w, active)
+        .iter()
+        .all(|(_, t)| *t != "NO_OP_RECORD"));
+    assert!(metadata_types(&w, active)
+        .iter()
+        .any(|(_, t)| *t == "TOPIC_RECORD"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Replayed TopicRecord for topic orders")));
+}

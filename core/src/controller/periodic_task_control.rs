@@ -21,21 +21,33 @@ pub const PERIODIC_TASKS: [&str; 6] = [
     "writeNoOpRecord",
 ];
 
-/// `activate()`'s INFO line.
-pub fn activated_line() -> String {
-    format!("Activated periodic tasks: {}", PERIODIC_TASKS.join(", "))
+/// The registered task names, sorted: all six, or without `writeNoOpRecord` when
+/// `metadata.max.idle.interval.ms` is 0 (QuorumController then does not register it).
+fn task_names(write_no_op: bool) -> String {
+    PERIODIC_TASKS
+        .iter()
+        .filter(|t| write_no_op || **t != "writeNoOpRecord")
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-/// `deactivate()`'s INFO line.
-pub fn deactivated_line() -> String {
-    format!("Deactivated periodic tasks: {}", PERIODIC_TASKS.join(", "))
+/// `activate()`'s INFO line; `write_no_op` is whether the writeNoOpRecord task is registered.
+pub fn activated_line(write_no_op: bool) -> String {
+    format!("Activated periodic tasks: {}", task_names(write_no_op))
+}
+
+/// `deactivate()`'s INFO line; `write_no_op` is whether the writeNoOpRecord task is registered.
+pub fn deactivated_line(write_no_op: bool) -> String {
+    format!("Deactivated periodic tasks: {}", task_names(write_no_op))
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_lines_list_the_six_tasks_sorted() {
-        assert_eq!(super::activated_line(), "Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord");
+        assert_eq!(super::activated_line(true), "Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord");
+        assert_eq!(super::deactivated_line(false), "Deactivated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker");
         let mut sorted = super::PERIODIC_TASKS;
         sorted.sort();
         assert_eq!(sorted, super::PERIODIC_TASKS);

@@ -39,7 +39,7 @@ use std::sync::Arc;
 /// Controller settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ControllerConfig {
-    /// metadata.max.idle.interval.ms: how often the NoOpRecord task runs.
+    /// metadata.max.idle.interval.ms: how often the NoOpRecord task runs; 0 turns it off.
     pub no_op_interval_ms: u64,
     /// broker.session.timeout.ms; the stale-broker check runs every session / 8.
     pub session_timeout_ms: u64,
@@ -1199,13 +1199,17 @@ impl QuorumController {
     fn process_batch_end_offset(&mut self, op: &WriteOp, io: &mut RaftIo) {
         if *op == WriteOp::CompleteActivation {
             let now = io.now_ms;
-            self.schedule_periodic(WriteOp::WriteNoOp, now);
+            // metadata.max.idle.interval.ms = 0: KafkaConfig.metadataMaxIdleIntervalNs is
+            // None and QuorumController never registers writeNoOpRecord.
+            if self.config.no_op_interval_ms > 0 {
+                self.schedule_periodic(WriteOp::WriteNoOp, now);
+            }
             self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
             self.log(
                 io,
                 Level::Info,
                 PERIODIC_TASK_CONTROL_LOGGER,
-                activated_line(),
+                activated_line(self.config.no_op_interval_ms > 0),
             );
         }
     }
@@ -1368,7 +1372,7 @@ impl QuorumController {
             io,
             Level::Info,
             PERIODIC_TASK_CONTROL_LOGGER,
-            deactivated_line(),
+            deactivated_line(self.config.no_op_interval_ms > 0),
         );
         Ok(())
     }
