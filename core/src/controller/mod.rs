@@ -9,6 +9,7 @@ pub mod event_queue;
 pub mod feature_control;
 pub mod heartbeat_manager;
 pub mod offset_control;
+pub mod partition_change_builder;
 pub mod periodic_task_control;
 pub mod quorum_controller;
 pub mod replication_control;
