@@ -859,3 +859,66 @@ fn no_op_writes_are_off_when_max_idle_interval_is_zero() {
         .iter()
         .any(|l| l.starts_with("Replayed TopicRecord for topic orders")));
 }
+
+/// Item 12b: ELR as PartitionChangeBuilder keeps it. Fencing the sole ISR member of an rf-1
+/// partition leaves `isr=[], leader=-1` with the broker as ELR and last known ELR; when it is
+/// unfenced, handleBrokerUnfenced elects it from the ELR (PartitionChangeBuilder's INFO line,
+/// which has no QuorumController prefix) and clears ELR and lastKnownElr.
+#[test]
+fn fenced_sole_replica_is_reelected_from_the_elr() {
+    let mut w = world(4, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!()
+    };
+    let id = topics[0].topic_id;
+    run_checked(&mut w, &mut c, 1_000);
+    w.stop(1).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    w.cont(1).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    let json: Vec<String> = w
+        .node(100)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) if m.type_name() == "PARTITION_CHANGE_RECORD" => Some(m.to_json()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        json,
+        vec![
+            format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[],\"leader\":-1,\"eligibleLeaderReplicas\":[1],\"lastKnownElr\":[1]}}}}"),
+            format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[1],\"leader\":1,\"eligibleLeaderReplicas\":[],\"lastKnownElr\":[]}}}}"),
+        ]
+    );
+    let line = w
+        .node(100)
+        .unwrap()
+        .log
+        .lines()
+        .find(|l| l.message.starts_with("Setting new leader"))
+        .expect("the PCB line")
+        .clone();
+    assert_eq!(line.prefix, "");
+    assert_eq!(
+        line.logger,
+        "org.apache.kafka.controller.PartitionChangeBuilder"
+    );
+    assert!(line.message.starts_with(&format!("Setting new leader for topicId {id}, partition 0 to 1 using ELR. Previous partition: PartitionRegistration(replicas=[1], ")), "{}", line.message);
+    assert!(line.message.ends_with(&format!("change record: PartitionChangeRecord(partitionId=0, topicId={id}, isr=null, leader=-2, replicas=null, removingReplicas=null, addingReplicas=null, leaderRecoveryState=-1, directories=null, eligibleLeaderReplicas=null, lastKnownElr=null)")), "{}", line.message);
+}

@@ -15,6 +15,7 @@ use super::feature_control::{
 };
 use super::heartbeat_manager::BrokerHeartbeatManager;
 use super::offset_control::OffsetControlManager;
+use super::partition_change_builder::{PartitionChangeBuilder, PARTITION_CHANGE_BUILDER_LOGGER};
 use super::periodic_task_control::{
     activated_line, deactivated_line, PERIODIC_TASK_CONTROL_LOGGER,
 };
@@ -25,6 +26,7 @@ use crate::metadata::{
     Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
     RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
 };
+use crate::metadata::{PartitionRecord, NO_LEADER, RESOURCE_TYPE_TOPIC};
 use crate::raft::batch::{Record, RecordBatch};
 use crate::raft::client::AppendError;
 use crate::raft::io::RaftIo;
@@ -737,18 +739,36 @@ impl QuorumController {
                     Some(_) if new_isr.iter().any(|r| !usable.contains(r)) => {
                         err(ApiError::IneligibleReplica)
                     }
-                    Some(p) => ControllerResult {
-                        records: vec![MetadataRecord::PartitionChange(
-                            crate::metadata::PartitionChangeRecord {
-                                partition_id: p.partition_id,
-                                topic_id: p.topic_id,
-                                isr: Some(new_isr.clone()),
-                                ..Default::default()
-                            },
-                        )],
-                        response: Some(ControllerResponse::AlterPartition { error: None }),
-                        is_atomic: true,
-                    },
+                    Some(p) => {
+                        // The PartitionChangeBuilder with the requested ISR: a shrink below
+                        // min ISR moves the dropped members into the ELR, a grow clears it.
+                        let topic = self
+                            .state
+                            .replication
+                            .topics
+                            .get(topic_id)
+                            .map(|t| t.name.clone())
+                            .unwrap_or_default();
+                        let acceptable = |r: i32| self.is_active_broker(r);
+                        let min_isr = self.effective_min_isr(&topic, p.replicas.len());
+                        let (record, lines) = PartitionChangeBuilder::new(
+                            &p,
+                            &acceptable,
+                            min_isr,
+                            self.elr_enabled(),
+                        )
+                        .set_target_isr(new_isr.clone())
+                        .build();
+                        self.log_builder_lines(io, lines);
+                        ControllerResult {
+                            records: record
+                                .map(MetadataRecord::PartitionChange)
+                                .into_iter()
+                                .collect(),
+                            response: Some(ControllerResponse::AlterPartition { error: None }),
+                            is_atomic: true,
+                        }
+                    }
                 }
             }
             WriteOp::Request(ControllerRequest::BrokerHeartbeat {
@@ -884,18 +904,15 @@ impl QuorumController {
     /// `handleBrokerFenced`: PartitionChangeRecords taking the broker out of every ISR, then the
     /// BrokerRegistrationChangeRecord that fences it.
     fn handle_broker_fenced(&self, id: i32, epoch: i64, io: &mut RaftIo) -> Vec<MetadataRecord> {
-        let usable: Vec<i32> = self
-            .state
-            .cluster
-            .usable_brokers()
-            .into_iter()
-            .filter(|b| *b != id)
-            .collect();
-        let mut records =
-            self.state
-                .replication
-                .remove_from_isrs(id, &usable, self.min_insync_replicas());
-        self.log_partition_changes(io, "handleBrokerFenced", &records);
+        let partitions = self.partitions_where(|p| p.isr.contains(&id));
+        let mut records = self.generate_leader_and_isr_updates(
+            io,
+            "handleBrokerFenced",
+            id,
+            NO_LEADER,
+            NO_LEADER,
+            partitions,
+        );
         records.push(MetadataRecord::BrokerRegistrationChange(
             BrokerRegistrationChangeRecord {
                 broker_id: id,
@@ -904,6 +921,127 @@ impl QuorumController {
                 ..Default::default()
             },
         ));
+        records
+    }
+
+    /// `getTopicEffectiveMinIsr`: the topic's min.insync.replicas (topic config, then this
+    /// controller's node config, then the cluster default, then 1), capped at the replication
+    /// factor.
+    fn effective_min_isr(&self, topic: &str, replication_factor: usize) -> usize {
+        let configs = &self.state.configs.configs;
+        let key = "min.insync.replicas".to_string();
+        let value = configs
+            .get(&(RESOURCE_TYPE_TOPIC, topic.to_string(), key.clone()))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, self.node_id.to_string(), key.clone())))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, String::new(), key)))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1);
+        value.min(replication_factor)
+    }
+
+    /// `uncleanLeaderElectionEnabledForTopic`: unclean.leader.election.enable of the topic,
+    /// else the cluster default, else false.
+    fn unclean_election_enabled(&self, topic: &str) -> bool {
+        let configs = &self.state.configs.configs;
+        let key = "unclean.leader.election.enable".to_string();
+        configs
+            .get(&(RESOURCE_TYPE_TOPIC, topic.to_string(), key.clone()))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, String::new(), key)))
+            .is_some_and(|v| v == "true")
+    }
+
+    /// `FeatureControlManager.isElrFeatureEnabled`: eligible.leader.replicas.version >= 1.
+    fn elr_enabled(&self) -> bool {
+        self.state
+            .features
+            .levels
+            .get("eligible.leader.replicas.version")
+            .is_some_and(|l| *l >= 1)
+    }
+
+    /// `ClusterControlManager.isActive`: registered, unfenced, not in controlled shutdown.
+    fn is_active_broker(&self, id: i32) -> bool {
+        self.state
+            .cluster
+            .brokers
+            .get(&id)
+            .is_some_and(|b| !b.record.fenced && !b.record.in_controlled_shutdown)
+    }
+
+    /// The (topic, partition) ids of the partitions `pred` picks, in the manager's order.
+    fn partitions_where(&self, pred: impl Fn(&PartitionRecord) -> bool) -> Vec<(Uuid, i32)> {
+        let mut out = Vec::new();
+        for info in self.state.replication.topics.values() {
+            for p in info.parts.values() {
+                if pred(p) {
+                    out.push((p.topic_id, p.partition_id));
+                }
+            }
+        }
+        out
+    }
+
+    /// The PCB's "Setting new leader ..." INFO lines: controller.log, no prefix.
+    fn log_builder_lines(&self, io: &mut RaftIo, lines: Vec<String>) {
+        for message in lines {
+            io.log.push(crate::sim::node_log::LogLine {
+                time_ms: io.now_ms,
+                level: Level::Info,
+                file: LogFile::Controller,
+                prefix: String::new(),
+                message,
+                logger: PARTITION_CHANGE_BUILDER_LOGGER,
+            });
+        }
+    }
+
+    /// `generateLeaderAndIsrUpdates`: a PartitionChangeRecord per partition whose state
+    /// changes when `broker_to_remove` leaves the ISRs (and leadership), `broker_to_add` counts
+    /// as an acceptable leader although still fenced, and `broker_with_unclean_shutdown`
+    /// leaves ISR, ELR and leadership; then the "{context}: changing N partition(s)" line.
+    fn generate_leader_and_isr_updates(
+        &self,
+        io: &mut RaftIo,
+        context: &str,
+        broker_to_remove: i32,
+        broker_to_add: i32,
+        broker_with_unclean_shutdown: i32,
+        partitions: Vec<(Uuid, i32)>,
+    ) -> Vec<MetadataRecord> {
+        let acceptable = |r: i32| {
+            r != broker_to_remove
+                && r != broker_with_unclean_shutdown
+                && (r == broker_to_add || self.is_active_broker(r))
+        };
+        let elr = self.elr_enabled();
+        let mut records = Vec::new();
+        for (topic_id, partition_id) in partitions {
+            let Some(info) = self.state.replication.topics.get(&topic_id) else {
+                continue;
+            };
+            let Some(p) = info.parts.get(&partition_id) else {
+                continue;
+            };
+            let min_isr = self.effective_min_isr(&info.name, p.replicas.len());
+            let mut builder = PartitionChangeBuilder::new(p, &acceptable, min_isr, elr)
+                .set_unclean_election(self.unclean_election_enabled(&info.name))
+                .set_target_isr(
+                    p.isr
+                        .iter()
+                        .copied()
+                        .filter(|r| *r != broker_to_remove && *r != broker_with_unclean_shutdown)
+                        .collect(),
+                );
+            if broker_with_unclean_shutdown != NO_LEADER {
+                builder = builder.set_unclean_shutdown_replicas(vec![broker_with_unclean_shutdown]);
+            }
+            let (record, lines) = builder.build();
+            self.log_builder_lines(io, lines);
+            if let Some(r) = record {
+                records.push(MetadataRecord::PartitionChange(r));
+            }
+        }
+        self.log_partition_changes(io, context, &records);
         records
     }
 
@@ -949,20 +1087,6 @@ impl QuorumController {
                 format!("{context}: changing {} partition(s)", changes.len()),
             );
         }
-    }
-
-    /// The cluster-wide `min.insync.replicas` (bootstrap sets 1).
-    fn min_insync_replicas(&self) -> usize {
-        self.state
-            .configs
-            .configs
-            .get(&(
-                RESOURCE_TYPE_BROKER,
-                String::new(),
-                "min.insync.replicas".to_string(),
-            ))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1)
     }
 
     /// `processBrokerHeartbeat`: touch the session; unfence a broker that caught up with its
@@ -1022,13 +1146,6 @@ impl QuorumController {
                 "org.apache.kafka.controller.ReplicationControlManager",
                 format!("Unfenced broker {broker_id} has requested and been granted a controlled shutdown."),
             );
-            let usable: Vec<i32> = self
-                .state
-                .cluster
-                .usable_brokers()
-                .into_iter()
-                .filter(|b| *b != broker_id)
-                .collect();
             records.push(MetadataRecord::BrokerRegistrationChange(
                 BrokerRegistrationChangeRecord {
                     broker_id,
@@ -1037,17 +1154,15 @@ impl QuorumController {
                     ..Default::default()
                 },
             ));
-            let changes = self.state.replication.remove_from_isrs(
-                broker_id,
-                &usable,
-                self.min_insync_replicas(),
-            );
-            self.log_partition_changes(
+            let in_isr = self.partitions_where(|p| p.isr.contains(&broker_id));
+            records.extend(self.generate_leader_and_isr_updates(
                 io,
                 &format!("enterControlledShutdown[{broker_id}]"),
-                &changes,
-            );
-            records.extend(changes);
+                broker_id,
+                NO_LEADER,
+                NO_LEADER,
+                in_isr,
+            ));
             return ControllerResult {
                 records,
                 response: Some(reply(None, is_caught_up, fenced)),
@@ -1072,9 +1187,15 @@ impl QuorumController {
                     ..Default::default()
                 },
             ));
-            let changes = self.state.replication.elect_leaderless(broker_id);
-            self.log_partition_changes(io, "handleBrokerUnfenced", &changes);
-            records.extend(changes);
+            let leaderless = self.partitions_where(|p| p.leader == NO_LEADER);
+            records.extend(self.generate_leader_and_isr_updates(
+                io,
+                "handleBrokerUnfenced",
+                NO_LEADER,
+                broker_id,
+                NO_LEADER,
+                leaderless,
+            ));
             fenced = false;
         } else if !fenced && want_fence {
             records = self.handle_broker_fenced(broker_id, broker_epoch, io);
