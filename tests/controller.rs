@@ -113,7 +113,7 @@ fn the_first_active_controller_bootstraps_an_empty_log_in_a_transaction() {
         lines.contains("Becoming the active controller at epoch 1, next write offset 3."),
         "{lines}"
     );
-    assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 7 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
+    assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 6 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
     // Every controller, standbys included, replayed the same records into the same state.
     let state = |id: i32| {
         w.node(id)
@@ -273,8 +273,10 @@ fn create_topics_writes_one_batch_that_every_controller_replays() {
     }
 }
 
-#[test]
-fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets_not_controller() {
+/// Three controllers and three brokers; after 6 s the active controller is cut off from
+/// everyone but the admin client, which asks it to create `payments`. Returns the world, its
+/// checker, the old active controller and the request's correlation id.
+fn cut_off_active_controller_creating_payments() -> (World, InvariantChecker, i32, u64) {
     let mut w = world(7, &[101, 102, 103], &[1, 2, 3]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 6_000);
@@ -293,6 +295,12 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
             },
         )
         .unwrap();
+    (w, c, old, cid)
+}
+
+#[test]
+fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets_not_controller() {
+    let (mut w, mut c, old, cid) = cut_off_active_controller_creating_payments();
     run_checked(&mut w, &mut c, 200);
     let ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
     assert!(
@@ -327,15 +335,17 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
     assert!(!old_ctrl.is_active());
     assert!(!old_ctrl.state.summary().contains("payments"), "reverted");
     let lines = controller_lines(&w, old).join("\n");
-    assert!(lines.contains("Renouncing the leadership due to a metadata log event. We were the leader at epoch 1, but in the new epoch"), "{lines}");
-    assert!(lines.contains("Reverting to last stable offset"), "{lines}");
+    assert!(lines.contains("writeNoOpRecord: event failed with NotLeaderException (treated as NotControllerException) at epoch 1 in 120 microseconds. Renouncing leadership and reverting to the last committed offset "), "{lines}");
     // The page's TimelineHashMap panel names that revert and the snapshots it dropped.
     let view = w.view();
     let tl = &view.nodes.iter().find(|n| n.id == old).unwrap();
     let tl = &tl.controller.as_ref().unwrap().topics_by_name;
     let revert = tl.last_revert.as_ref().expect("the view names the revert");
     assert!(
-        lines.contains(&format!("Reverting to last stable offset {}.", revert.to)),
+        lines.contains(&format!(
+            "reverting to the last committed offset {}. Exception message",
+            revert.to
+        )),
         "{revert:?}"
     );
     for e in epochs.iter().filter(|&&e| e > revert.to) {
@@ -524,4 +534,392 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
     w.heal();
     run_checked(&mut w, &mut c, 3_000);
     assert!(isr(&w).0.contains(&follower), "back in the ISR");
+}
+
+/// Item 8: Raft resigns on its check-quorum timer without telling its listener; the
+/// controller learns it from its next write (the NoOp), which fails with NotLeaderException:
+/// handleEventException logs INFO and renounces (fails the purgatory, deactivates the periodic
+/// tasks). The WARN "Renouncing the leadership due to a metadata log event" is not logged: by
+/// the time Raft leaves Resigned, the controller is already in standby.
+#[test]
+fn resigned_raft_leader_is_renounced_by_the_failing_noop() {
+    let (mut w, mut c, old, _) = cut_off_active_controller_creating_payments();
+    run_checked(&mut w, &mut c, 8_000);
+    let node = w.node(old).unwrap();
+    let resigned_ms = node
+        .log
+        .lines()
+        .find(|l| {
+            l.message
+                .starts_with("Completed transition to ResignedState")
+        })
+        .expect("Raft resigned")
+        .time_ms;
+    let lines: Vec<_> = node.log.lines().collect();
+    let at = |text: &str| {
+        lines
+            .iter()
+            .position(|l| l.message.contains(text))
+            .unwrap_or_else(|| panic!("no line with {text:?}"))
+    };
+    assert!(lines.iter().any(|l| l.message
+        == "Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord"
+        && l.logger == "org.apache.kafka.controller.PeriodicTaskControlManager"));
+    let noop = lines[at("writeNoOpRecord: event failed with")];
+    let committed = w
+        .node(old)
+        .unwrap()
+        .controller
+        .as_ref()
+        .unwrap()
+        .offset_control
+        .last_committed_offset;
+    assert_eq!(
+        noop.message,
+        format!("writeNoOpRecord: event failed with NotLeaderException (treated as NotControllerException) at epoch 1 in 120 microseconds. Renouncing leadership and reverting to the last committed offset {committed}. Exception message: Append failed because the replica is not the current leader")
+    );
+    assert_eq!(noop.logger, "org.apache.kafka.controller.QuorumController");
+    assert_eq!(noop.file.name(), "controller.log");
+    assert!(
+        noop.time_ms > resigned_ms && noop.time_ms <= resigned_ms + 500,
+        "the next NoOp (every 500 ms) fails: resigned {resigned_ms}, failed {}",
+        noop.time_ms
+    );
+    // The write waiting in the purgatory fails with NOT_CONTROLLER.
+    let fail_all = lines[at("failAll(NotControllerException): failing createTopics(")];
+    assert_eq!(
+        fail_all.logger,
+        "org.apache.kafka.deferred.DeferredEventQueue"
+    );
+    assert_eq!(fail_all.file.name(), "server.log");
+    assert!(fail_all.message.ends_with(").") && fail_all.time_ms == noop.time_ms);
+    let failed = lines[at("createTopics: event failed with NotControllerException in ")];
+    let us: u64 = failed.message
+        ["createTopics: event failed with NotControllerException in ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        us > 1_000_000 && us % 1000 == 120,
+        "it waited in the purgatory: {us}"
+    );
+    assert!(failed
+        .message
+        .ends_with(" microseconds. Exception message: No controller appears to be active."));
+    let deactivated = at("Deactivated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker, writeNoOpRecord");
+    assert!(at("writeNoOpRecord: event failed") < at("failAll(") && at("failAll(") < deactivated);
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.message.contains("metadata log event")),
+        "no WARN: the controller renounced before Raft left Resigned"
+    );
+    // Raft later leaves Resigned for the next epoch: a standby just notes it.
+    assert!(lines[deactivated..]
+        .iter()
+        .any(|l| l.message == "In the new epoch 2, the leader is (none)."));
+    // A write reaching the standby is refused and logged as Kafka does.
+    let ctrl = w.node(old).unwrap().controller.as_ref().unwrap();
+    assert!(!ctrl.is_active());
+    w.admin_send(
+        old,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("later", 1, 1)],
+        },
+    )
+    .unwrap();
+    run_checked(&mut w, &mut c, 100);
+    let last = controller_lines(&w, old)
+        .into_iter()
+        .rfind(|l| l.starts_with("createTopics: event failed"))
+        .unwrap();
+    assert!(
+        last.starts_with("createTopics: event failed with NotControllerException in 120 microseconds. Exception message: "),
+        "{last}"
+    );
+}
+
+/// Item 12g: the activation WARN comes from the QuorumController's logger; on an empty log it
+/// counts the bootstrap records (the six feature levels, not the min.insync.replicas
+/// ConfigRecord), and every later activation over a non-empty log logs the bare line.
+#[test]
+fn activation_warn_on_empty_and_non_empty_log() {
+    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let first = w.active_controller().unwrap();
+    let warns = |w: &World, id: i32| -> Vec<(String, &'static str)> {
+        w.node(id)
+            .unwrap()
+            .log
+            .lines()
+            .filter(|l| l.message.starts_with("Performing controller activation"))
+            .map(|l| {
+                assert_eq!(format!("{:?}", l.level), "Warn");
+                assert_eq!(l.file.name(), "controller.log");
+                (l.message.clone(), l.logger)
+            })
+            .collect()
+    };
+    assert_eq!(
+        warns(&w, first),
+        [(
+            "Performing controller activation. The metadata log appears to be empty. Appending 6 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'.".to_string(),
+            "org.apache.kafka.controller.QuorumController"
+        )]
+    );
+    w.kill(first).unwrap();
+    run_checked(&mut w, &mut c, 6_000);
+    let second = w.active_controller().unwrap();
+    assert_ne!(second, first);
+    assert_eq!(
+        warns(&w, second),
+        [(
+            "Performing controller activation.".to_string(),
+            "org.apache.kafka.controller.QuorumController"
+        )]
+    );
+}
+
+/// Item 12f: brokers and controllers register Kafka 4.5's seven production features with
+/// their ranges; the RegisterControllerRecord lists them in QuorumFeatures' HashMap order (the
+/// broker record uses the same fixed order), the registrations' toString sorts them.
+#[test]
+fn registrations_advertise_all_production_features() {
+    let mut w = world(7, &[101, 102, 103], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_000);
+    let active = w.active_controller().unwrap();
+    let features = r#""features":[{"name":"group.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"kraft.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"metadata.version","minSupportedVersion":7,"maxSupportedVersion":33},{"name":"share.version","minSupportedVersion":0,"maxSupportedVersion":2},{"name":"streams.version","minSupportedVersion":0,"maxSupportedVersion":1},{"name":"transaction.version","minSupportedVersion":0,"maxSupportedVersion":2},{"name":"eligible.leader.replicas.version","minSupportedVersion":0,"maxSupportedVersion":1}]"#;
+    let json: Vec<String> = w
+        .node(active)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) => Some(m.to_json()),
+            _ => None,
+        })
+        .collect();
+    let controller = json
+        .iter()
+        .find(|j| j.contains("REGISTER_CONTROLLER_RECORD"))
+        .unwrap();
+    assert!(
+        controller.ends_with(&format!("{features}}}}}")),
+        "{controller}"
+    );
+    let broker = json
+        .iter()
+        .find(|j| j.contains("REGISTER_BROKER_RECORD"))
+        .unwrap();
+    assert!(broker.contains(features), "{broker}");
+    let sorted = "supportedFeatures={eligible.leader.replicas.version: 0-1, group.version: 0-1, kraft.version: 0-1, metadata.version: 7-33, share.version: 0-2, streams.version: 0-1, transaction.version: 0-2}";
+    let lines = controller_lines(&w, active).join("\n");
+    let registered = lines
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "Replayed RegisterControllerRecord containing ControllerRegistration(id=101,",
+            )
+        })
+        .unwrap();
+    assert!(
+        registered.ends_with(&format!("listeners=[Endpoint(listenerName='CONTROLLER', securityProtocol=PLAINTEXT, host='localhost', port=9093)], {sorted}).")),
+        "{registered}"
+    );
+    let ctrl = w.node(active).unwrap().controller.as_ref().unwrap();
+    let b = ctrl.state.cluster.brokers.get(&1).unwrap();
+    let text = kraft_core::controller::cluster_control::broker_registration_text(&b.record);
+    assert!(
+        text.contains(&format!("{sorted}, rack=Optional.empty, ")),
+        "{text}"
+    );
+    // The 4.5 broker reported its (empty) cordoned dirs once caught up: no longer null.
+    assert!(text.ends_with(", cordonedDirectories=[])"), "{text}");
+}
+
+/// Item 11: controller.log's INFO lines as Kafka's managers write them. ClusterControlManager
+/// logs "No previous registration found ..." / "Registering a new incarnation ..." when it
+/// registers a broker and prints the generated record toString when it replays
+/// RegisterBrokerRecord ("initial" / "establishing a new incarnation") and
+/// BrokerRegistrationChangeRecord; ReplicationControlManager logs "CreateTopics result(s)" and
+/// "handleBrokerFenced/Unfenced: changing N partition(s)".
+#[test]
+fn controller_log_replay_lines_match_kafka() {
+    let mut w = world(4, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    run_checked(&mut w, &mut c, 1_000);
+    let reg = |w: &World| {
+        w.node(100)
+            .unwrap()
+            .controller
+            .as_ref()
+            .unwrap()
+            .state
+            .cluster
+            .brokers
+            .get(&1)
+            .unwrap()
+            .record
+            .clone()
+    };
+    let first = reg(&w);
+    let (inc, epoch) = (first.incarnation_id, first.broker_epoch);
+    w.stop(1).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    w.cont(1).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    w.kill(1).unwrap();
+    run_checked(&mut w, &mut c, 1_000);
+    w.restart(1).unwrap();
+    run_checked(&mut w, &mut c, 20_000);
+    let second = reg(&w);
+    assert_ne!(second.incarnation_id, inc);
+    let lines = controller_lines(&w, 100);
+    let has = |l: &str| lines.iter().any(|x| x == l);
+    let starts = |p: &str| lines.iter().find(|x| x.starts_with(p)).cloned();
+    assert!(has(&format!("No previous registration found for broker 1. New incarnation ID is {inc}.  Generated 0 record(s) to clean up previous incarnations. New broker epoch is {epoch}.")), "{lines:#?}");
+    let initial = starts("Replayed initial RegisterBrokerRecord for broker 1: ").unwrap();
+    assert!(initial.contains(&format!("RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, incarnationId={inc}, brokerEpoch={epoch}, endPoints=[BrokerEndpoint(name='PLAINTEXT', host='localhost', port=9092, securityProtocol=0)], features=[BrokerFeature(name='group.version', minSupportedVersion=0, maxSupportedVersion=1), ")), "{initial}");
+    assert!(initial.ends_with(&format!(", rack=null, fenced=true, inControlledShutdown=false, logDirs=[{}], cordonedLogDirs=null)", first.log_dirs[0])), "{initial}");
+    for fenced in [-1, 1] {
+        assert!(has(&format!("Replayed BrokerRegistrationChangeRecord modifying the registration for broker 1: BrokerRegistrationChangeRecord(brokerId=1, brokerEpoch={epoch}, fenced={fenced}, inControlledShutdown=0, logDirs=[], cordonedLogDirs=null)")), "{lines:#?}");
+    }
+    assert!(has("CreateTopics result(s): CreatableTopic(name='orders', numPartitions=1, replicationFactor=1, assignments=[], configs=[]): SUCCESS"));
+    assert!(
+        has("handleBrokerFenced: changing 1 partition(s)"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("handleBrokerUnfenced: changing 1 partition(s)"),
+        "{lines:#?}"
+    );
+    assert!(has(&format!("Registering a new incarnation of broker 1. Previous incarnation ID was {inc}; new incarnation ID is {}. Generated 0 record(s) to clean up previous incarnations. Broker epoch will become {}.", second.incarnation_id, second.broker_epoch)), "{lines:#?}");
+    assert!(starts(&format!("Replayed RegisterBrokerRecord establishing a new incarnation of broker 1: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, incarnationId={}, brokerEpoch={}, ", second.incarnation_id, second.broker_epoch)).is_some(), "{lines:#?}");
+    // PartitionChangeRecord replay is DEBUG in Kafka (INFO only for a reassignment).
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("Replayed partition change")),
+        "{lines:#?}"
+    );
+}
+
+/// Issue 15: `metadata.max.idle.interval.ms=0` turns the controller's NoOp writes off, as in
+/// Kafka (KafkaConfig.metadataMaxIdleIntervalNs is None and QuorumController never registers
+/// writeNoOpRecord): 60 virtual seconds run in a bounded number of events, the quorum still
+/// elects a leader and commits a topic, and no NoOpRecord is written.
+#[test]
+fn no_op_writes_are_off_when_max_idle_interval_is_zero() {
+    let mut config = kraft_core::sim::WorldConfig::new(3, vec![101, 102, 103], vec![1]);
+    config.controller.no_op_interval_ms = 0;
+    let mut w = World::new(config).expect("world");
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 6_000);
+    let active = w.active_controller().expect("an active controller");
+    let r = admin(
+        &mut w,
+        &mut c,
+        active,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!()
+    };
+    assert!(topics[0].error.is_none(), "{topics:?}");
+    let before = w.events_run();
+    run_checked(&mut w, &mut c, 60_000);
+    let events = w.events_run() - before;
+    assert!(events < 200_000, "{events} events in 60 s");
+    let lines = controller_lines(&w, active);
+    assert!(lines.contains(&"Activated periodic tasks: electPreferred, electUnclean, expireDelegationTokens, generatePeriodicPerformanceMessage, maybeFenceStaleBroker".to_string()), "{lines:#?}");
+    assert!(metadata_types(&w, active)
+        .iter()
+        .all(|(_, t)| *t != "NO_OP_RECORD"));
+    assert!(metadata_types(&w, active)
+        .iter()
+        .any(|(_, t)| *t == "TOPIC_RECORD"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("Replayed TopicRecord for topic orders")));
+}
+
+/// Item 12b: ELR as PartitionChangeBuilder keeps it. Fencing the sole ISR member of an rf-1
+/// partition leaves `isr=[], leader=-1` with the broker as ELR and last known ELR; when it is
+/// unfenced, handleBrokerUnfenced elects it from the ELR (PartitionChangeBuilder's INFO line,
+/// which has no QuorumController prefix) and clears ELR and lastKnownElr.
+#[test]
+fn fenced_sole_replica_is_reelected_from_the_elr() {
+    let mut w = world(4, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!()
+    };
+    let id = topics[0].topic_id;
+    run_checked(&mut w, &mut c, 1_000);
+    w.stop(1).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    w.cont(1).unwrap();
+    run_checked(&mut w, &mut c, 5_000);
+    let json: Vec<String> = w
+        .node(100)
+        .unwrap()
+        .disk
+        .metadata_log
+        .batches()
+        .iter()
+        .flat_map(|b| b.records.iter())
+        .filter_map(|r| match r {
+            Record::Metadata(m) if m.type_name() == "PARTITION_CHANGE_RECORD" => Some(m.to_json()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        json,
+        vec![
+            format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[],\"leader\":-1,\"eligibleLeaderReplicas\":[1],\"lastKnownElr\":[1]}}}}"),
+            format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[1],\"leader\":1,\"eligibleLeaderReplicas\":[],\"lastKnownElr\":[]}}}}"),
+        ]
+    );
+    let line = w
+        .node(100)
+        .unwrap()
+        .log
+        .lines()
+        .find(|l| l.message.starts_with("Setting new leader"))
+        .expect("the PCB line")
+        .clone();
+    assert_eq!(line.prefix, "");
+    assert_eq!(
+        line.logger,
+        "org.apache.kafka.controller.PartitionChangeBuilder"
+    );
+    assert!(line.message.starts_with(&format!("Setting new leader for topicId {id}, partition 0 to 1 using ELR. Previous partition: PartitionRegistration(replicas=[1], ")), "{}", line.message);
+    assert!(line.message.ends_with(&format!("change record: PartitionChangeRecord(partitionId=0, topicId={id}, isr=null, leader=-2, replicas=null, removingReplicas=null, addingReplicas=null, leaderRecoveryState=-1, directories=null, eligibleLeaderReplicas=null, lastKnownElr=null)")), "{}", line.message);
 }

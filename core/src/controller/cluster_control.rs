@@ -3,7 +3,8 @@
 use super::rpc::ApiError;
 use crate::metadata::{
     BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
-    RegisterControllerRecord, SECURITY_PROTOCOL_PLAINTEXT,
+    RegisterControllerRecord, SECURITY_PROTOCOL_PLAINTEXT, SECURITY_PROTOCOL_SASL_PLAINTEXT,
+    SECURITY_PROTOCOL_SASL_SSL, SECURITY_PROTOCOL_SSL,
 };
 use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
@@ -27,13 +28,18 @@ pub struct ClusterControlManager {
 }
 
 impl ClusterControlManager {
-    /// `replay(RegisterBrokerRecord)`.
+    /// `replay(RegisterBrokerRecord)`: the line prints the record, with the wording for an
+    /// initial registration, a new incarnation or an amended one.
     pub fn replay_register_broker(
         &mut self,
         registry: &SnapshotRegistry,
         r: &RegisterBrokerRecord,
         offset: i64,
     ) -> String {
+        let prev = self
+            .brokers
+            .get(&r.broker_id)
+            .map(|b| b.record.incarnation_id);
         self.brokers.put(
             registry,
             r.broker_id,
@@ -42,33 +48,49 @@ impl ClusterControlManager {
                 register_offset: offset,
             },
         );
-        format!(
-            "Replayed initial RegisterBrokerRecord for broker {}: {}",
-            r.broker_id,
-            broker_registration_text(r)
-        )
+        let id = r.broker_id;
+        let text = r.java_to_string();
+        match prev {
+            None => format!("Replayed initial RegisterBrokerRecord for broker {id}: {text}"),
+            Some(p) if p == r.incarnation_id => format!(
+                "Replayed RegisterBrokerRecord modifying the registration for broker {id}: {text}"
+            ),
+            Some(_) => format!(
+                "Replayed RegisterBrokerRecord establishing a new incarnation of broker {id}: {text}"
+            ),
+        }
     }
 
-    /// `replay(BrokerRegistrationChangeRecord)`.
+    /// `replay(BrokerRegistrationChangeRecord)`: "Replayed ... modifying the registration" with
+    /// the record, or "Ignoring no-op registration change for <BrokerRegistration>" when the
+    /// registration stays the same.
     pub fn replay_change(
         &mut self,
         registry: &SnapshotRegistry,
         r: &BrokerRegistrationChangeRecord,
     ) -> Result<String, String> {
-        let mut reg = self.brokers.get(&r.broker_id).cloned().ok_or_else(|| {
-            format!("Unable to replay {r:?}: no broker registration found for that id")
+        let text = r.java_to_string();
+        let cur = self.brokers.get(&r.broker_id).cloned().ok_or_else(|| {
+            format!("Unable to replay {text}: no broker registration found for that id")
         })?;
-        if reg.record.broker_epoch != r.broker_epoch {
+        if cur.record.broker_epoch != r.broker_epoch {
             return Err(format!(
-                "Unable to replay {r:?}: no broker registration with that epoch found"
+                "Unable to replay {text}: no broker registration with that epoch found"
             ));
         }
-        r.apply_to(&mut reg.record);
-        let text = broker_registration_text(&reg.record);
-        self.brokers.put(registry, r.broker_id, reg);
+        // BrokerRegistration.cloneWith
+        let mut next = cur.clone();
+        r.apply_to(&mut next.record);
+        if next == cur {
+            return Ok(format!(
+                "Ignoring no-op registration change for {}",
+                broker_registration_text(&cur.record)
+            ));
+        }
+        self.brokers.put(registry, r.broker_id, next);
         Ok(format!(
-            "Replayed BrokerRegistrationChangeRecord modifying the registration for broker {}: {}",
-            r.broker_id, text
+            "Replayed BrokerRegistrationChangeRecord modifying the registration for broker {}: {text}",
+            r.broker_id
         ))
     }
 
@@ -78,43 +100,45 @@ impl ClusterControlManager {
         registry: &SnapshotRegistry,
         r: &RegisterControllerRecord,
     ) -> String {
-        let new = self.controllers.get(&r.controller_id).is_none();
+        let previous = self
+            .controllers
+            .get(&r.controller_id)
+            .map(|p| format!(" Previous incarnation was {}", p.incarnation_id))
+            .unwrap_or_default();
         self.controllers.put(registry, r.controller_id, r.clone());
         format!(
-            "Replayed RegisterControllerRecord containing ControllerRegistration(id={}, incarnationId={}, zkMigrationReady={}, listeners=[Endpoint(listenerName='CONTROLLER', securityProtocol=PLAINTEXT, host='localhost', port={})], supportedFeatures={{kraft.version: 0-1, metadata.version: 7-33}}).{}",
-            r.controller_id,
-            r.incarnation_id,
-            r.zk_migration_ready,
-            r.end_points.first().map(|e| e.port).unwrap_or(0),
-            if new { "" } else { " Previous incarnation was replaced." }
+            "Replayed RegisterControllerRecord containing {}.{previous}",
+            controller_registration_text(r)
         )
     }
 
-    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest; the broker
-    /// epoch is the offset the record will be written at.
+    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest and the INFO
+    /// line ClusterControlManager logs. A new incarnation gets `new_broker_epoch` (the offset
+    /// the result's first record will be written at) and starts fenced; the same incarnation
+    /// amends its registration and keeps its epoch, fencing and controlled-shutdown state.
+    /// `cleanup_records` is how many records clean up the previous incarnation.
     pub fn register_broker(
         &self,
         broker_id: i32,
         incarnation_id: Uuid,
         port: u16,
         log_dirs: Vec<Uuid>,
-        next_write_offset: i64,
-    ) -> Result<RegisterBrokerRecord, (ApiError, String)> {
-        if let Some(existing) = self.brokers.get(&broker_id) {
+        new_broker_epoch: i64,
+        cleanup_records: usize,
+    ) -> Result<(RegisterBrokerRecord, String), (ApiError, String)> {
+        let existing = self.brokers.get(&broker_id);
+        if let Some(existing) = existing {
             if existing.record.incarnation_id != incarnation_id && !existing.record.fenced {
                 return Err((
                     ApiError::DuplicateBrokerRegistration,
-                    format!(
-                        "Another broker is registered with that broker id. The incarnation ID is {}",
-                        existing.record.incarnation_id
-                    ),
+                    "Another broker is registered with that broker id. If the broker was recently restarted this should self-resolve once the heartbeat manager expires the broker's session.".into(),
                 ));
             }
         }
-        Ok(RegisterBrokerRecord {
+        let mut record = RegisterBrokerRecord {
             broker_id,
             incarnation_id,
-            broker_epoch: next_write_offset,
+            broker_epoch: new_broker_epoch,
             end_points: vec![Endpoint {
                 name: "PLAINTEXT".into(),
                 host: "localhost".into(),
@@ -126,7 +150,26 @@ impl ClusterControlManager {
             in_controlled_shutdown: false,
             log_dirs,
             ..Default::default()
-        })
+        };
+        let line = match existing {
+            None => format!(
+                "No previous registration found for broker {broker_id}. New incarnation ID is {incarnation_id}.  Generated {cleanup_records} record(s) to clean up previous incarnations. New broker epoch is {new_broker_epoch}."
+            ),
+            Some(e) if e.record.incarnation_id != incarnation_id => format!(
+                "Registering a new incarnation of broker {broker_id}. Previous incarnation ID was {}; new incarnation ID is {incarnation_id}. Generated {cleanup_records} record(s) to clean up previous incarnations. Broker epoch will become {new_broker_epoch}.",
+                e.record.incarnation_id
+            ),
+            Some(e) => {
+                record.fenced = e.record.fenced;
+                record.in_controlled_shutdown = e.record.in_controlled_shutdown;
+                record.broker_epoch = e.record.broker_epoch;
+                format!(
+                    "Amending registration of broker {broker_id}, incarnation ID {incarnation_id}. Broker epoch remains {}.",
+                    e.record.broker_epoch
+                )
+            }
+        };
+        Ok((record, line))
     }
 
     /// Registered, unfenced brokers not in controlled shutdown, sorted by id.
@@ -139,16 +182,25 @@ impl ClusterControlManager {
     }
 }
 
-/// The feature ranges this simulated Kafka supports, as brokers and controllers register them:
-/// kraft.version 0-1 and metadata.version 7 (3.3-IV3) to 33 (4.4-IV2).
+/// The feature ranges a Kafka 4.5 node supports and registers: `metadata.version` from 7
+/// (3.3-IV3) to 33 (4.4-IV2, the latest production level) and every production feature with a
+/// level above 0, from its first level to its latest production level (`Feature.java`; the
+/// test features are left out). Controllers send them in the iteration order of the `HashMap`
+/// QuorumFeatures builds, which is this order on every JVM; brokers copy their map with
+/// `Map.copyOf`, whose order is random per JVM, so the simulation sends that same fixed order.
 pub fn supported_features() -> Vec<FeatureRange> {
     [
+        ("group.version", 0, 1),
         ("kraft.version", 0, 1),
         (
-            "metadata.version",
+            super::feature_control::METADATA_VERSION,
             7,
             super::feature_control::METADATA_VERSION_LEVEL,
         ),
+        ("share.version", 0, 2),
+        ("streams.version", 0, 1),
+        ("transaction.version", 0, 2),
+        ("eligible.leader.replicas.version", 0, 1),
     ]
     .into_iter()
     .map(|(name, min, max)| FeatureRange {
@@ -159,39 +211,98 @@ pub fn supported_features() -> Vec<FeatureRange> {
     .collect()
 }
 
-/// Kafka's `BrokerRegistration.toString()`.
-pub fn broker_registration_text(r: &RegisterBrokerRecord) -> String {
-    let listeners: Vec<String> = r
-        .end_points
+/// `VersionRange.toString()`: `min-max`, `min` when equal, `min+` for an open range.
+fn version_range_text(f: &FeatureRange) -> String {
+    if f.min_supported_version == f.max_supported_version {
+        f.min_supported_version.to_string()
+    } else if f.max_supported_version == i16::MAX {
+        format!("{}+", f.min_supported_version)
+    } else {
+        format!("{}-{}", f.min_supported_version, f.max_supported_version)
+    }
+}
+
+/// A registration's `supportedFeatures={name: range, ...}`, sorted by name as
+/// `BrokerRegistration` and `ControllerRegistration` print them.
+fn supported_features_text(features: &[FeatureRange]) -> String {
+    let mut sorted: Vec<&FeatureRange> = features.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let items: Vec<String> = sorted
+        .iter()
+        .map(|f| format!("{}: {}", f.name, version_range_text(f)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// `Endpoint.toString()` of each listener, sorted by listener name.
+fn listeners_text(end_points: &[Endpoint]) -> String {
+    let mut sorted: Vec<&Endpoint> = end_points.iter().collect();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    let items: Vec<String> = sorted
         .iter()
         .map(|e| {
             format!(
-                "Endpoint(listenerName='{}', securityProtocol=PLAINTEXT, host='{}', port={})",
-                e.name, e.host, e.port
+                "Endpoint(listenerName='{}', securityProtocol={}, host='{}', port={})",
+                e.name,
+                security_protocol_name(e.security_protocol),
+                e.host,
+                e.port
             )
         })
         .collect();
-    let features: Vec<String> = r
-        .features
-        .iter()
-        .map(|f| {
-            format!(
-                "{}: {}-{}",
-                f.name, f.min_supported_version, f.max_supported_version
-            )
-        })
-        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The `SecurityProtocol` enum name of an id.
+fn security_protocol_name(id: i16) -> &'static str {
+    match id {
+        SECURITY_PROTOCOL_SSL => "SSL",
+        SECURITY_PROTOCOL_SASL_PLAINTEXT => "SASL_PLAINTEXT",
+        SECURITY_PROTOCOL_SASL_SSL => "SASL_SSL",
+        _ => "PLAINTEXT",
+    }
+}
+
+/// Kafka's `BrokerRegistration.toString()` (controller replay lines, the metadata shell's
+/// `/image/cluster/brokers/<id>`). `cordonedDirectories` is `null` until a
+/// BrokerRegistrationChangeRecord sets it.
+pub fn broker_registration_text(r: &RegisterBrokerRecord) -> String {
     let dirs: Vec<String> = r.log_dirs.iter().map(|d| d.to_string()).collect();
+    let cordoned = match &r.cordoned_log_dirs {
+        None => "null".to_string(),
+        Some(dirs) => {
+            let c: Vec<String> = dirs.iter().map(|d| d.to_string()).collect();
+            format!("[{}]", c.join(", "))
+        }
+    };
     format!(
-        "BrokerRegistration(id={}, epoch={}, incarnationId={}, listeners=[{}], supportedFeatures={{{}}}, rack=Optional.empty, fenced={}, inControlledShutdown={}, isMigratingZkBroker=false, directories=[{}])",
+        "BrokerRegistration(id={}, epoch={}, incarnationId={}, listeners={}, supportedFeatures={}, rack={}, fenced={}, inControlledShutdown={}, isMigratingZkBroker={}, directories=[{}], cordonedDirectories={})",
         r.broker_id,
         r.broker_epoch,
         r.incarnation_id,
-        listeners.join(", "),
-        features.join(", "),
+        listeners_text(&r.end_points),
+        supported_features_text(&r.features),
+        match &r.rack {
+            Some(rack) => format!("Optional[{rack}]"),
+            None => "Optional.empty".into(),
+        },
         r.fenced,
         r.in_controlled_shutdown,
-        dirs.join(", ")
+        r.is_migrating_zk_broker,
+        dirs.join(", "),
+        cordoned
+    )
+}
+
+/// Kafka's `ControllerRegistration.toString()`.
+pub fn controller_registration_text(r: &RegisterControllerRecord) -> String {
+    format!(
+        "ControllerRegistration(id={}, incarnationId={}, zkMigrationReady={}, listeners={}, supportedFeatures={})",
+        r.controller_id,
+        r.incarnation_id,
+        r.zk_migration_ready,
+        listeners_text(&r.end_points),
+        supported_features_text(&r.features)
     )
 }
 

@@ -3,6 +3,8 @@
 use crate::metadata::FeatureLevelRecord;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
 
+/// The `metadata.version` feature's name (`MetadataVersion.FEATURE_NAME`).
+pub const METADATA_VERSION: &str = "metadata.version";
 /// `metadata.version` 4.4-IV2, the latest production level (MetadataVersion.java).
 pub const METADATA_VERSION_LEVEL: i16 = 33;
 /// Its name.
@@ -20,7 +22,7 @@ pub fn is_cordoned_log_dirs_supported(metadata_version: Option<i16>) -> bool {
 /// others sorted by name (kraft.version is not a FeatureLevelRecord).
 pub fn bootstrap_features() -> Vec<FeatureLevelRecord> {
     [
-        ("metadata.version", METADATA_VERSION_LEVEL),
+        (METADATA_VERSION, METADATA_VERSION_LEVEL),
         ("eligible.leader.replicas.version", 1),
         ("group.version", 1),
         ("share.version", 2),
@@ -50,7 +52,7 @@ impl FeatureControlManager {
         } else {
             self.levels.put(registry, r.name.clone(), r.feature_level);
         }
-        if r.name == "metadata.version" {
+        if r.name == METADATA_VERSION {
             let text = if r.feature_level == METADATA_VERSION_LEVEL {
                 METADATA_VERSION_NAME.to_string()
             } else {

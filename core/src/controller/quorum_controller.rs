@@ -6,13 +6,20 @@
 use super::cluster_control::{supported_features, ClusterControlManager};
 use super::configuration_control::ConfigurationControlManager;
 use super::deferred_event_queue::DeferredEventQueue;
+use super::event_handler_exception_info::{
+    event_duration_us, identity_hash_code, EventHandlerExceptionInfo,
+};
 use super::event_queue::KafkaEventQueue;
 use super::feature_control::{
-    bootstrap_features, is_cordoned_log_dirs_supported, FeatureControlManager,
+    bootstrap_features, is_cordoned_log_dirs_supported, FeatureControlManager, METADATA_VERSION,
     METADATA_VERSION_NAME,
 };
 use super::heartbeat_manager::{self, BrokerControlState, BrokerHeartbeatManager, HeartbeatAsk};
 use super::offset_control::OffsetControlManager;
+use super::partition_change_builder::{PartitionChangeBuilder, PARTITION_CHANGE_BUILDER_LOGGER};
+use super::periodic_task_control::{
+    activated_line, deactivated_line, PERIODIC_TASK_CONTROL_LOGGER,
+};
 use super::replication_control::ReplicationControlManager;
 use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse, TopicResult};
 use crate::metadata::{
@@ -20,6 +27,7 @@ use crate::metadata::{
     Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
     RESOURCE_TYPE_BROKER, SECURITY_PROTOCOL_PLAINTEXT,
 };
+use crate::metadata::{PartitionRecord, NO_LEADER, RESOURCE_TYPE_TOPIC};
 use crate::raft::batch::{Record, RecordBatch};
 use crate::raft::client::AppendError;
 use crate::raft::io::RaftIo;
@@ -34,7 +42,7 @@ use std::sync::Arc;
 /// Controller settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ControllerConfig {
-    /// metadata.max.idle.interval.ms: how often the NoOpRecord task runs.
+    /// metadata.max.idle.interval.ms: how often the NoOpRecord task runs; 0 turns it off.
     pub no_op_interval_ms: u64,
     /// broker.session.timeout.ms; the stale-broker check runs every session / 8.
     pub session_timeout_ms: u64,
@@ -54,6 +62,14 @@ impl Default for ControllerConfig {
         }
     }
 }
+
+/// The QuorumController's logger.
+const QUORUM_CONTROLLER_LOGGER: &str = "org.apache.kafka.controller.QuorumController";
+const REPLICATION_CONTROL_LOGGER: &str = "org.apache.kafka.controller.ReplicationControlManager";
+const CLUSTER_CONTROL_LOGGER: &str = "org.apache.kafka.controller.ClusterControlManager";
+
+/// One line a record's replay logs, with its level.
+type ReplayLine = (Level, String);
 
 /// A leader as the controller's log lines name it: its id, or `(none)`.
 fn leader_name(le: LeaderAndEpoch) -> String {
@@ -140,6 +156,10 @@ pub struct PendingWrite {
     pub response: Option<ControllerResponse>,
     /// The response to send if the leadership is lost first (NOT_CONTROLLER).
     pub failure: Option<ControllerResponse>,
+    /// Virtual time the event started (`startProcessingTimeNs`).
+    pub start_ms: u64,
+    /// The event's `System.identityHashCode`, as its `toString()` shows it.
+    pub identity: i32,
 }
 
 /// Everything the controller state machine holds, in timeline structures.
@@ -237,7 +257,6 @@ pub struct QuorumController {
     pub state: ControllerState,
     cur_claim_epoch: Option<i32>,
     last_leader: Option<LeaderAndEpoch>,
-    committed_records: u64,
     /// The last event run, for views.
     pub last_event: Option<String>,
     /// The last ControllerResult produced, for views.
@@ -272,7 +291,6 @@ impl QuorumController {
             state: ControllerState::default(),
             cur_claim_epoch: None,
             last_leader: None,
-            committed_records: 0,
             last_event: None,
             last_result: None,
             registration: RegistrationState::default(),
@@ -313,14 +331,54 @@ impl QuorumController {
     }
 
     fn log(&self, io: &mut RaftIo, level: Level, logger: &'static str, message: String) {
+        self.log_to(io, LogFile::Controller, level, logger, message);
+    }
+
+    /// A line with this controller's prefix in `file`: loggers under
+    /// `org.apache.kafka.controller` go to controller.log, the others (e.g.
+    /// `org.apache.kafka.deferred.DeferredEventQueue`) to server.log.
+    fn log_to(
+        &self,
+        io: &mut RaftIo,
+        file: LogFile,
+        level: Level,
+        logger: &'static str,
+        message: String,
+    ) {
         io.log.push(LogLine {
             time_ms: io.now_ms,
             level,
-            file: LogFile::Controller,
+            file,
             prefix: self.prefix.clone(),
             message,
             logger,
         });
+    }
+
+    /// `handleEventException`'s INFO line for the event `name` that started at `start_ms`.
+    fn log_event_failure(
+        &self,
+        io: &mut RaftIo,
+        name: &str,
+        start_ms: u64,
+        info: &EventHandlerExceptionInfo,
+    ) {
+        // epoch = curClaimEpoch, or the last committed epoch on a standby.
+        let epoch = self
+            .cur_claim_epoch
+            .unwrap_or(self.offset_control.last_committed_epoch);
+        let text = info.failure_message(
+            epoch,
+            event_duration_us(start_ms, io.now_ms),
+            self.is_active(),
+            self.offset_control.last_committed_offset,
+        );
+        self.log(
+            io,
+            Level::Info,
+            QUORUM_CONTROLLER_LOGGER,
+            format!("{name}: {text}"),
+        );
     }
 
     /// Queue what the Raft listener was told (`appendRaftEvent`).
@@ -431,7 +489,7 @@ impl QuorumController {
         }
         let leader = self.last_leader?.leader_id?;
         // Wait until the log has been bootstrapped (metadata.version is known).
-        self.state.features.levels.get("metadata.version")?;
+        self.state.features.levels.get(METADATA_VERSION)?;
         let cid = self.registration.next_correlation_id;
         self.registration.next_correlation_id += 1;
         self.registration.pending = Some((leader, cid));
@@ -531,8 +589,6 @@ impl QuorumController {
         oc.transaction_start_offset = -1;
         oc.next_write_offset = -1;
         self.loaded_snapshot_end = Some(snapshot.id.offset);
-        // The log is not empty: activation must not write the bootstrap records again.
-        self.committed_records += snapshot.metadata_records().count() as u64;
         Ok(())
     }
 
@@ -562,22 +618,21 @@ impl QuorumController {
     fn generate(&mut self, op: &WriteOp, io: &mut RaftIo) -> ControllerResult {
         match op {
             WriteOp::CompleteActivation => {
+                // ActivationRecordsGenerator.generate, logging through the QuorumController's
+                // log::warn.
                 let mut records = Vec::new();
-                if self.committed_records == 0 {
-                    let mut bootstrap: Vec<MetadataRecord> = bootstrap_features()
+                if self.state.features.levels.get(METADATA_VERSION).is_none() {
+                    // recordsForEmptyLog: the bootstrap records (the feature levels) in a
+                    // metadata transaction, plus the cluster-wide min.insync.replicas that ELR
+                    // needs (not counted among the bootstrap records).
+                    let bootstrap: Vec<MetadataRecord> = bootstrap_features()
                         .into_iter()
                         .map(MetadataRecord::FeatureLevel)
                         .collect();
-                    bootstrap.push(MetadataRecord::Config(ConfigRecord {
-                        resource_type: RESOURCE_TYPE_BROKER,
-                        resource_name: String::new(),
-                        name: "min.insync.replicas".into(),
-                        value: Some("1".into()),
-                    }));
                     self.log(
                         io,
                         Level::Warn,
-                        "org.apache.kafka.controller.ActivationRecordsGenerator",
+                        QUORUM_CONTROLLER_LOGGER,
                         format!(
                             "Performing controller activation. The metadata log appears to be empty. Appending {} bootstrap record(s) in metadata transaction at metadata.version {METADATA_VERSION_NAME} from bootstrap source 'bootstrap'.",
                             bootstrap.len()
@@ -587,7 +642,22 @@ impl QuorumController {
                         name: Some("Bootstrap records".into()),
                     }));
                     records.extend(bootstrap);
+                    records.push(MetadataRecord::Config(ConfigRecord {
+                        resource_type: RESOURCE_TYPE_BROKER,
+                        resource_name: String::new(),
+                        name: "min.insync.replicas".into(),
+                        value: Some("1".into()),
+                    }));
                     records.push(MetadataRecord::EndTransaction(EndTransactionRecord));
+                } else {
+                    // recordsForNonEmptyLog: nothing to write (the simulation never leaves a
+                    // metadata transaction open across a failover).
+                    self.log(
+                        io,
+                        Level::Warn,
+                        QUORUM_CONTROLLER_LOGGER,
+                        "Performing controller activation.".into(),
+                    );
                 }
                 ControllerResult {
                     records,
@@ -629,8 +699,10 @@ impl QuorumController {
                     *port,
                     log_dirs.clone(),
                     next,
+                    0,
                 ) {
-                    Ok(record) => {
+                    Ok((record, line)) => {
+                        self.log(io, Level::Info, CLUSTER_CONTROL_LOGGER, line);
                         let same_incarnation = self
                             .state
                             .cluster
@@ -699,18 +771,36 @@ impl QuorumController {
                     Some(_) if new_isr.iter().any(|r| !usable.contains(r)) => {
                         err(ApiError::IneligibleReplica)
                     }
-                    Some(p) => ControllerResult {
-                        records: vec![MetadataRecord::PartitionChange(
-                            crate::metadata::PartitionChangeRecord {
-                                partition_id: p.partition_id,
-                                topic_id: p.topic_id,
-                                isr: Some(new_isr.clone()),
-                                ..Default::default()
-                            },
-                        )],
-                        response: Some(ControllerResponse::AlterPartition { error: None }),
-                        is_atomic: true,
-                    },
+                    Some(p) => {
+                        // The PartitionChangeBuilder with the requested ISR: a shrink below
+                        // min ISR moves the dropped members into the ELR, a grow clears it.
+                        let topic = self
+                            .state
+                            .replication
+                            .topics
+                            .get(topic_id)
+                            .map(|t| t.name.clone())
+                            .unwrap_or_default();
+                        let acceptable = |r: i32| self.is_active_broker(r);
+                        let min_isr = self.effective_min_isr(&topic, p.replicas.len());
+                        let (record, lines) = PartitionChangeBuilder::new(
+                            &p,
+                            &acceptable,
+                            min_isr,
+                            self.elr_enabled(),
+                        )
+                        .set_target_isr(new_isr.clone())
+                        .build();
+                        self.log_builder_lines(io, lines);
+                        ControllerResult {
+                            records: record
+                                .map(MetadataRecord::PartitionChange)
+                                .into_iter()
+                                .collect(),
+                            response: Some(ControllerResponse::AlterPartition { error: None }),
+                            is_atomic: true,
+                        }
+                    }
                 }
             }
             WriteOp::Request(ControllerRequest::BrokerHeartbeat {
@@ -777,6 +867,20 @@ impl QuorumController {
                         .create_topics(topics, &brokers, io.rng, |t| {
                             configs.validate_new_topic(&t.name, &t.configs)
                         });
+                let summary: Vec<String> = topics
+                    .iter()
+                    .zip(&results)
+                    .map(|(t, r)| match &r.error {
+                        None => format!("{}: SUCCESS", t.java_to_string()),
+                        Some((e, m)) => format!("{}: {} ({m})", t.java_to_string(), e.name()),
+                    })
+                    .collect();
+                self.log(
+                    io,
+                    Level::Info,
+                    REPLICATION_CONTROL_LOGGER,
+                    format!("CreateTopics result(s): {}", summary.join(", ")),
+                );
                 ControllerResult {
                     records,
                     response: Some(ControllerResponse::CreateTopics {
@@ -848,18 +952,16 @@ impl QuorumController {
 
     /// `handleBrokerFenced`: PartitionChangeRecords taking the broker out of every ISR, then the
     /// BrokerRegistrationChangeRecord that fences it.
-    fn handle_broker_fenced(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
-        let usable: Vec<i32> = self
-            .state
-            .cluster
-            .usable_brokers()
-            .into_iter()
-            .filter(|b| *b != id)
-            .collect();
-        let mut records =
-            self.state
-                .replication
-                .remove_from_isrs(id, &usable, self.min_insync_replicas());
+    fn handle_broker_fenced(&self, id: i32, epoch: i64, io: &mut RaftIo) -> Vec<MetadataRecord> {
+        let partitions = self.partitions_where(|p| p.isr.contains(&id));
+        let mut records = self.generate_leader_and_isr_updates(
+            io,
+            "handleBrokerFenced",
+            id,
+            NO_LEADER,
+            NO_LEADER,
+            partitions,
+        );
         records.push(MetadataRecord::BrokerRegistrationChange(
             BrokerRegistrationChangeRecord {
                 broker_id: id,
@@ -871,18 +973,169 @@ impl QuorumController {
         records
     }
 
-    /// The cluster-wide `min.insync.replicas` (bootstrap sets 1).
-    fn min_insync_replicas(&self) -> usize {
-        self.state
-            .configs
-            .configs
-            .get(&(
-                RESOURCE_TYPE_BROKER,
-                String::new(),
-                "min.insync.replicas".to_string(),
-            ))
+    /// `getTopicEffectiveMinIsr`: the topic's min.insync.replicas (topic config, then this
+    /// controller's node config, then the cluster default, then 1), capped at the replication
+    /// factor.
+    fn effective_min_isr(&self, topic: &str, replication_factor: usize) -> usize {
+        let configs = &self.state.configs.configs;
+        let key = "min.insync.replicas".to_string();
+        let value = configs
+            .get(&(RESOURCE_TYPE_TOPIC, topic.to_string(), key.clone()))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, self.node_id.to_string(), key.clone())))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, String::new(), key)))
             .and_then(|v| v.parse().ok())
-            .unwrap_or(1)
+            .unwrap_or(1);
+        value.min(replication_factor)
+    }
+
+    /// `uncleanLeaderElectionEnabledForTopic`: unclean.leader.election.enable of the topic,
+    /// else the cluster default, else false.
+    fn unclean_election_enabled(&self, topic: &str) -> bool {
+        let configs = &self.state.configs.configs;
+        let key = "unclean.leader.election.enable".to_string();
+        configs
+            .get(&(RESOURCE_TYPE_TOPIC, topic.to_string(), key.clone()))
+            .or_else(|| configs.get(&(RESOURCE_TYPE_BROKER, String::new(), key)))
+            .is_some_and(|v| v == "true")
+    }
+
+    /// `FeatureControlManager.isElrFeatureEnabled`: eligible.leader.replicas.version >= 1.
+    fn elr_enabled(&self) -> bool {
+        self.state
+            .features
+            .levels
+            .get("eligible.leader.replicas.version")
+            .is_some_and(|l| *l >= 1)
+    }
+
+    /// `ClusterControlManager.isActive`: registered, unfenced, not in controlled shutdown.
+    fn is_active_broker(&self, id: i32) -> bool {
+        self.state
+            .cluster
+            .brokers
+            .get(&id)
+            .is_some_and(|b| !b.record.fenced && !b.record.in_controlled_shutdown)
+    }
+
+    /// The (topic, partition) ids of the partitions `pred` picks, in the manager's order.
+    fn partitions_where(&self, pred: impl Fn(&PartitionRecord) -> bool) -> Vec<(Uuid, i32)> {
+        let mut out = Vec::new();
+        for info in self.state.replication.topics.values() {
+            for p in info.parts.values() {
+                if pred(p) {
+                    out.push((p.topic_id, p.partition_id));
+                }
+            }
+        }
+        out
+    }
+
+    /// The PCB's "Setting new leader ..." INFO lines: controller.log, no prefix.
+    fn log_builder_lines(&self, io: &mut RaftIo, lines: Vec<String>) {
+        for message in lines {
+            io.log.push(crate::sim::node_log::LogLine {
+                time_ms: io.now_ms,
+                level: Level::Info,
+                file: LogFile::Controller,
+                prefix: String::new(),
+                message,
+                logger: PARTITION_CHANGE_BUILDER_LOGGER,
+            });
+        }
+    }
+
+    /// `generateLeaderAndIsrUpdates`: a PartitionChangeRecord per partition whose state
+    /// changes when `broker_to_remove` leaves the ISRs (and leadership), `broker_to_add` counts
+    /// as an acceptable leader although still fenced, and `broker_with_unclean_shutdown`
+    /// leaves ISR, ELR and leadership; then the "{context}: changing N partition(s)" line.
+    fn generate_leader_and_isr_updates(
+        &self,
+        io: &mut RaftIo,
+        context: &str,
+        broker_to_remove: i32,
+        broker_to_add: i32,
+        broker_with_unclean_shutdown: i32,
+        partitions: Vec<(Uuid, i32)>,
+    ) -> Vec<MetadataRecord> {
+        let acceptable = |r: i32| {
+            r != broker_to_remove
+                && r != broker_with_unclean_shutdown
+                && (r == broker_to_add || self.is_active_broker(r))
+        };
+        let elr = self.elr_enabled();
+        let mut records = Vec::new();
+        for (topic_id, partition_id) in partitions {
+            let Some(info) = self.state.replication.topics.get(&topic_id) else {
+                continue;
+            };
+            let Some(p) = info.parts.get(&partition_id) else {
+                continue;
+            };
+            let min_isr = self.effective_min_isr(&info.name, p.replicas.len());
+            let mut builder = PartitionChangeBuilder::new(p, &acceptable, min_isr, elr)
+                .set_unclean_election(self.unclean_election_enabled(&info.name))
+                .set_target_isr(
+                    p.isr
+                        .iter()
+                        .copied()
+                        .filter(|r| *r != broker_to_remove && *r != broker_with_unclean_shutdown)
+                        .collect(),
+                );
+            if broker_with_unclean_shutdown != NO_LEADER {
+                builder = builder.set_unclean_shutdown_replicas(vec![broker_with_unclean_shutdown]);
+            }
+            let (record, lines) = builder.build();
+            self.log_builder_lines(io, lines);
+            if let Some(r) = record {
+                records.push(MetadataRecord::PartitionChange(r));
+            }
+        }
+        self.log_partition_changes(io, context, &records);
+        records
+    }
+
+    /// `generateLeaderAndIsrUpdates`' closing line for the PartitionChangeRecords in
+    /// `records`: INFO "{context}: changing N partition(s)", or with DEBUG on the DEBUG line
+    /// naming them; nothing when there are none.
+    fn log_partition_changes(&self, io: &mut RaftIo, context: &str, records: &[MetadataRecord]) {
+        let changes: Vec<&crate::metadata::PartitionChangeRecord> = records
+            .iter()
+            .filter_map(|r| match r {
+                MetadataRecord::PartitionChange(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if changes.is_empty() {
+            return;
+        }
+        if io.log.debug_enabled {
+            let names: Vec<String> = changes
+                .iter()
+                .map(|c| {
+                    let topic = self
+                        .state
+                        .replication
+                        .topics
+                        .get(&c.topic_id)
+                        .map(|t| t.name.clone())
+                        .unwrap_or_default();
+                    format!("{topic}-{}", c.partition_id)
+                })
+                .collect();
+            self.log(
+                io,
+                Level::Debug,
+                REPLICATION_CONTROL_LOGGER,
+                format!("{context}: changing partition(s): {}", names.join(", ")),
+            );
+        } else {
+            self.log(
+                io,
+                Level::Info,
+                REPLICATION_CONTROL_LOGGER,
+                format!("{context}: changing {} partition(s)", changes.len()),
+            );
+        }
     }
 
     /// `processBrokerHeartbeat` (ReplicationControlManager): the broker's next state from
@@ -941,13 +1194,13 @@ impl QuorumController {
         if states.current != next {
             records = match next {
                 BrokerControlState::Fenced | BrokerControlState::ShutdownNow => {
-                    self.handle_broker_fenced(broker_id, broker_epoch)
+                    self.handle_broker_fenced(broker_id, broker_epoch, io)
                 }
                 BrokerControlState::Unfenced => {
-                    self.handle_broker_unfenced(broker_id, broker_epoch)
+                    self.handle_broker_unfenced(broker_id, broker_epoch, io)
                 }
                 BrokerControlState::ControlledShutdown => {
-                    self.handle_broker_in_controlled_shutdown(broker_id, broker_epoch)
+                    self.handle_broker_in_controlled_shutdown(broker_id, broker_epoch, io)
                 }
             };
         }
@@ -965,17 +1218,6 @@ impl QuorumController {
                 should_shut_down: next.should_shut_down(),
             }),
             is_atomic: false,
-        }
-    }
-
-    /// `processBatchEndOffset` of a heartbeat that left its broker in controlled shutdown:
-    /// the shutdown completes once every active broker has read up to `offset`.
-    fn process_batch_end_offset(&mut self, offset: i64) -> Result<(), String> {
-        match self.controlled_shutdown_broker.take() {
-            Some(id) => self
-                .heartbeats
-                .maybe_update_controlled_shutdown_offset(id, offset),
-            None => Ok(()),
         }
     }
 
@@ -1023,7 +1265,7 @@ impl QuorumController {
                         "Fencing broker {id} at epoch {epoch} because its session has timed out."
                     ),
                 );
-                let records = self.handle_broker_fenced(id, epoch);
+                let records = self.handle_broker_fenced(id, epoch, io);
                 self.heartbeats.fence(id);
                 (records, true)
             }
@@ -1032,7 +1274,7 @@ impl QuorumController {
 
     /// `handleBrokerUnfenced`: the BrokerRegistrationChangeRecord that unfences the broker, then
     /// PartitionChangeRecords giving it the partitions that have no leader.
-    fn handle_broker_unfenced(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+    fn handle_broker_unfenced(&self, id: i32, epoch: i64, io: &mut RaftIo) -> Vec<MetadataRecord> {
         let mut records = vec![MetadataRecord::BrokerRegistrationChange(
             BrokerRegistrationChangeRecord {
                 broker_id: id,
@@ -1041,14 +1283,27 @@ impl QuorumController {
                 ..Default::default()
             },
         )];
-        records.extend(self.state.replication.elect_leaderless(id));
+        let leaderless = self.partitions_where(|p| p.leader == NO_LEADER);
+        records.extend(self.generate_leader_and_isr_updates(
+            io,
+            "handleBrokerUnfenced",
+            NO_LEADER,
+            id,
+            NO_LEADER,
+            leaderless,
+        ));
         records
     }
 
     /// `handleBrokerInControlledShutdown`: the BrokerRegistrationChangeRecord (v1) marking the
     /// controlled shutdown unless the registration has it already, then PartitionChangeRecords
     /// taking the broker out of every ISR and moving its leaderships away.
-    fn handle_broker_in_controlled_shutdown(&self, id: i32, epoch: i64) -> Vec<MetadataRecord> {
+    fn handle_broker_in_controlled_shutdown(
+        &self,
+        id: i32,
+        epoch: i64,
+        io: &mut RaftIo,
+    ) -> Vec<MetadataRecord> {
         let mut records = Vec::new();
         let marked = self
             .state
@@ -1066,17 +1321,14 @@ impl QuorumController {
                 },
             ));
         }
-        let usable: Vec<i32> = self
-            .state
-            .cluster
-            .usable_brokers()
-            .into_iter()
-            .filter(|b| *b != id)
-            .collect();
-        records.extend(self.state.replication.remove_from_isrs(
+        let in_isr = self.partitions_where(|p| p.isr.contains(&id));
+        records.extend(self.generate_leader_and_isr_updates(
+            io,
+            &format!("enterControlledShutdown[{id}]"),
             id,
-            &usable,
-            self.min_insync_replicas(),
+            NO_LEADER,
+            NO_LEADER,
+            in_isr,
         ));
         records
     }
@@ -1120,11 +1372,15 @@ impl QuorumController {
         io: &mut RaftIo,
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
+        let now = io.now_ms;
+        let identity = identity_hash_code(self.node_id, self.queue.events_run);
         let Some(epoch) = self.cur_claim_epoch else {
+            // newWrongControllerException(latestController()): Raft's current leader.
+            let info = EventHandlerExceptionInfo::wrong_controller(raft.state().leader_id());
+            self.log_event_failure(io, &name, now, &info);
             Self::respond(out, reply, Self::not_controller(&op));
             return Ok(());
         };
-        let now = io.now_ms;
         // Periodic tasks reschedule themselves (maybeFenceStaleBroker once it has run).
         if matches!(op, WriteOp::WriteNoOp) {
             self.schedule_periodic(op.clone(), now);
@@ -1157,16 +1413,16 @@ impl QuorumController {
             self.log(
                 io,
                 Level::Info,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!(
                     "{name}: event failed with BoundedListTooLongException (treated as PolicyViolationException) in {} microseconds. Exception message: Cannot add another element to the list because it would exceed the maximum length of {n}",
-                    120
+                    event_duration_us(now, io.now_ms)
                 ),
             );
         }
         self.last_result = Some(result.clone());
         if result.records.is_empty() {
-            self.process_batch_end_offset(self.offset_control.next_write_offset - 1)?;
+            self.process_batch_end_offset(&op, self.offset_control.next_write_offset - 1, io)?;
             // Nothing to write: answer once everything written before it is committed.
             match self.purgatory.highest_pending_offset() {
                 None => Self::respond(out, reply, result.response),
@@ -1177,6 +1433,8 @@ impl QuorumController {
                         reply,
                         response: result.response,
                         failure: Self::not_controller(&op),
+                        start_ms: now,
+                        identity,
                     },
                 ),
             }
@@ -1192,9 +1450,12 @@ impl QuorumController {
         match raft.append(epoch, wrapped, result.is_atomic, now) {
             Err(AppendError::NotLeader) => {
                 self.controlled_shutdown_broker = None;
-                // Raft no longer leads this epoch: the leader change will follow.
+                // Raft resigned without telling its listener (it never fires a leader change
+                // while Resigned): the append throws NotLeaderException, and
+                // handleEventException renounces.
+                self.log_event_failure(io, &name, now, &EventHandlerExceptionInfo::not_leader());
                 Self::respond(out, reply, Self::not_controller(&op));
-                Ok(())
+                self.renounce(io, out)
             }
             Ok(last_offset) => {
                 let base = last_offset - n + 1;
@@ -1202,7 +1463,7 @@ impl QuorumController {
                     self.replay(r, base + i as i64, io)?;
                 }
                 self.offset_control.handle_schedule_append(last_offset)?;
-                self.process_batch_end_offset(last_offset)?;
+                self.process_batch_end_offset(&op, last_offset, io)?;
                 self.purgatory.add(
                     last_offset,
                     PendingWrite {
@@ -1210,10 +1471,45 @@ impl QuorumController {
                         reply,
                         response: result.response,
                         failure: Self::not_controller(&op),
+                        start_ms: now,
+                        identity,
                     },
                 );
                 Ok(())
             }
+        }
+    }
+
+    /// `processBatchEndOffset`, once the operation's records (if any) are appended up to
+    /// `offset`: the activation event activates the periodic tasks, now that the bootstrap
+    /// records are replayed; a heartbeat that left its broker in controlled shutdown records
+    /// the offset every active broker must read before the shutdown completes.
+    fn process_batch_end_offset(
+        &mut self,
+        op: &WriteOp,
+        offset: i64,
+        io: &mut RaftIo,
+    ) -> Result<(), String> {
+        if *op == WriteOp::CompleteActivation {
+            let now = io.now_ms;
+            // metadata.max.idle.interval.ms = 0: KafkaConfig.metadataMaxIdleIntervalNs is
+            // None and QuorumController never registers writeNoOpRecord.
+            if self.config.no_op_interval_ms > 0 {
+                self.schedule_periodic(WriteOp::WriteNoOp, now);
+            }
+            self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
+            self.log(
+                io,
+                Level::Info,
+                PERIODIC_TASK_CONTROL_LOGGER,
+                activated_line(self.config.no_op_interval_ms > 0),
+            );
+        }
+        match self.controlled_shutdown_broker.take() {
+            Some(id) => self
+                .heartbeats
+                .maybe_update_controlled_shutdown_offset(id, offset),
+            None => Ok(()),
         }
     }
 
@@ -1231,7 +1527,6 @@ impl QuorumController {
             }
             let last = batch.last_offset();
             self.loaded_snapshot_end = None;
-            self.committed_records += batch.records.len() as u64;
             if self.is_active() {
                 // Already replayed when it was appended.
                 self.offset_control.handle_commit_batch(
@@ -1278,13 +1573,23 @@ impl QuorumController {
                     self.log(
                         io,
                         Level::Warn,
-                        "org.apache.kafka.controller.QuorumController",
+                        QUORUM_CONTROLLER_LOGGER,
                         format!("We were the leader in epoch {active}, and are still the leader in the new epoch {}.", le.epoch),
                     );
                     self.cur_claim_epoch = Some(le.epoch);
                 }
             } else {
-                self.renounce(active, le, io, out)?;
+                let leader = leader_name(le);
+                self.log(
+                    io,
+                    Level::Warn,
+                    QUORUM_CONTROLLER_LOGGER,
+                    format!(
+                        "Renouncing the leadership due to a metadata log event. We were the leader at epoch {active}, but in the new epoch {}, the leader is {leader}. Reverting to last stable offset {}.",
+                        le.epoch, self.offset_control.last_stable_offset
+                    ),
+                );
+                self.renounce(io, out)?;
             }
             return Ok(());
         }
@@ -1299,7 +1604,7 @@ impl QuorumController {
             self.log(
                 io,
                 Level::Info,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!(
                     "Becoming the active controller at epoch {}, next write offset {}.",
                     le.epoch, next
@@ -1326,48 +1631,53 @@ impl QuorumController {
                 },
                 now,
             );
-            self.schedule_periodic(WriteOp::WriteNoOp, now);
-            self.schedule_periodic(WriteOp::MaybeFenceStaleBroker, now);
         } else {
             let leader = leader_name(le);
             self.log(
                 io,
                 Level::Info,
-                "org.apache.kafka.controller.QuorumController",
+                QUORUM_CONTROLLER_LOGGER,
                 format!("In the new epoch {}, the leader is {leader}.", le.epoch),
             );
         }
         Ok(())
     }
 
-    /// `renounce`: revert to the last stable offset, fail every waiting write.
+    /// `renounce`: fail every write waiting in the purgatory (NOT_CONTROLLER), revert to the
+    /// last stable offset, and deactivate the periodic tasks. Its callers log why.
     fn renounce(
         &mut self,
-        active_epoch: i32,
-        le: LeaderAndEpoch,
         io: &mut RaftIo,
         out: &mut Vec<(i32, ControllerMessage)>,
     ) -> Result<(), String> {
-        let leader = leader_name(le);
-        self.log(
-            io,
-            Level::Warn,
-            "org.apache.kafka.controller.QuorumController",
-            format!(
-                "Renouncing the leadership due to a metadata log event. We were the leader at epoch {active_epoch}, but in the new epoch {}, the leader is {leader}. Reverting to last stable offset {}.",
-                le.epoch, self.offset_control.last_stable_offset
-            ),
-        );
+        self.cur_claim_epoch = None;
+        // deferredEventQueue.failAll(newWrongControllerException(OptionalInt.empty()))
+        let failure = EventHandlerExceptionInfo::wrong_controller(None);
+        for w in self.purgatory.fail_all() {
+            self.log_to(
+                io,
+                LogFile::Server,
+                Level::Info,
+                "org.apache.kafka.deferred.DeferredEventQueue",
+                format!(
+                    "failAll({}): failing {}({}).",
+                    failure.internal, w.name, w.identity
+                ),
+            );
+            self.log_event_failure(io, &w.name, w.start_ms, &failure);
+            Self::respond(out, w.reply, w.failure);
+        }
         let to = self.offset_control.last_stable_offset;
         let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
         self.last_revert = Some(RevertView { to, dropped });
-        self.cur_claim_epoch = None;
-        for w in self.purgatory.fail_all() {
-            Self::respond(out, w.reply, w.failure);
-        }
         self.queue.cancel_deferred("writeNoOpRecord");
         self.queue.cancel_deferred("maybeFenceStaleBroker");
-        // Records replayed but not committed are gone: recount from what survives.
+        self.log(
+            io,
+            Level::Info,
+            PERIODIC_TASK_CONTROL_LOGGER,
+            deactivated_line(self.config.no_op_interval_ms > 0),
+        );
         Ok(())
     }
 
@@ -1378,9 +1688,9 @@ impl QuorumController {
         offset: i64,
         io: &mut RaftIo,
     ) -> Result<(), String> {
-        let (logger, line) = self.apply(r, offset)?;
-        if let Some(line) = line {
-            self.log(io, Level::Info, logger, line);
+        let (logger, lines) = self.apply(r, offset)?;
+        for (level, line) in lines {
+            self.log(io, level, logger, line);
         }
         if self.is_active() {
             self.replay_heartbeat_state(r);
@@ -1406,12 +1716,12 @@ impl QuorumController {
         self.heartbeats.register(id, fenced);
     }
 
-    /// Apply one record; returns the logger and the line to log.
+    /// Apply one record; returns the logger and the lines to log.
     fn apply(
         &mut self,
         r: &MetadataRecord,
         offset: i64,
-    ) -> Result<(&'static str, Option<String>), String> {
+    ) -> Result<(&'static str, Vec<ReplayLine>), String> {
         const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
         const CLUSTER: &str = "org.apache.kafka.controller.ClusterControlManager";
         const FEATURES: &str = "org.apache.kafka.controller.FeatureControlManager";
@@ -1427,14 +1737,13 @@ impl QuorumController {
                 REPLICATION,
                 Some(self.state.replication.replay_partition(registry, p)?),
             ),
-            MetadataRecord::PartitionChange(p) => (
-                REPLICATION,
-                Some(
-                    self.state
-                        .replication
-                        .replay_partition_change(registry, p)?,
-                ),
-            ),
+            MetadataRecord::PartitionChange(p) => {
+                let lines = self
+                    .state
+                    .replication
+                    .replay_partition_change(registry, p)?;
+                return Ok((REPLICATION, lines));
+            }
             MetadataRecord::RemoveTopic(t) => {
                 let (line, name) = self.state.replication.replay_remove_topic(registry, t)?;
                 self.state.configs.remove_resource(
@@ -1486,7 +1795,7 @@ impl QuorumController {
             }
             MetadataRecord::NoOp => (OFFSETS, None),
         };
-        Ok((logger, line))
+        Ok((logger, line.map(|l| (Level::Info, l)).into_iter().collect()))
     }
 
     /// The state a standby would hold after replaying `log`'s metadata records up to and

@@ -2,10 +2,12 @@
 //! usable brokers), deletion, and the replay of their records.
 
 use super::rpc::{ApiError, CreatableTopic, TopicResult};
+use crate::metadata::wire::java_list;
 use crate::metadata::{
     ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord,
     TopicRecord, RESOURCE_TYPE_TOPIC,
 };
+use crate::sim::node_log::Level;
 use crate::sim::rng::SimRng;
 use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
@@ -241,98 +243,6 @@ impl ReplicationControlManager {
         (records, results)
     }
 
-    /// `handleBrokerFenced` (and controlled shutdown): remove `broker` from every ISR it is in,
-    /// moving leadership to another usable ISR member, or to none. When an ISR would drop below
-    /// `min_isr`, the removed replica is kept as an eligible leader replica (KIP-966).
-    pub fn remove_from_isrs(
-        &self,
-        broker: i32,
-        usable: &[i32],
-        min_isr: usize,
-    ) -> Vec<MetadataRecord> {
-        let mut out = Vec::new();
-        for info in self.topics.values() {
-            for p in info.parts.values() {
-                if !p.isr.contains(&broker) {
-                    continue;
-                }
-                let new_isr: Vec<i32> = p.isr.iter().copied().filter(|b| *b != broker).collect();
-                let mut change = PartitionChangeRecord {
-                    partition_id: p.partition_id,
-                    topic_id: p.topic_id,
-                    isr: Some(new_isr.clone()),
-                    ..Default::default()
-                };
-                if p.leader == broker {
-                    let next = p
-                        .replicas
-                        .iter()
-                        .copied()
-                        .find(|r| new_isr.contains(r) && usable.contains(r))
-                        .unwrap_or(crate::metadata::NO_LEADER);
-                    change.leader = next;
-                }
-                if new_isr.len() < min_isr {
-                    let mut elr = p.eligible_leader_replicas.clone().unwrap_or_default();
-                    if !elr.contains(&broker) {
-                        elr.push(broker);
-                    }
-                    change.eligible_leader_replicas = Some(elr.clone());
-                    let mut last_known = p.last_known_elr.clone().unwrap_or_default();
-                    if new_isr.is_empty() && !last_known.contains(&broker) {
-                        last_known.push(broker);
-                        change.last_known_elr = Some(last_known);
-                    }
-                }
-                out.push(MetadataRecord::PartitionChange(change));
-            }
-        }
-        out
-    }
-
-    /// `handleBrokerUnfenced`: partitions without a leader whose ISR or ELR holds `broker` get it
-    /// as their leader.
-    pub fn elect_leaderless(&self, broker: i32) -> Vec<MetadataRecord> {
-        let mut out = Vec::new();
-        for info in self.topics.values() {
-            for p in info.parts.values() {
-                let in_elr = p
-                    .eligible_leader_replicas
-                    .as_ref()
-                    .is_some_and(|e| e.contains(&broker));
-                if p.leader != crate::metadata::NO_LEADER
-                    || !p.replicas.contains(&broker)
-                    || !(in_elr || p.isr.contains(&broker))
-                {
-                    continue;
-                }
-                let mut isr = p.isr.clone();
-                if !isr.contains(&broker) {
-                    isr.push(broker);
-                }
-                let mut change = PartitionChangeRecord {
-                    partition_id: p.partition_id,
-                    topic_id: p.topic_id,
-                    leader: broker,
-                    isr: Some(isr),
-                    ..Default::default()
-                };
-                if in_elr {
-                    let elr: Vec<i32> = p
-                        .eligible_leader_replicas
-                        .clone()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .filter(|b| *b != broker)
-                        .collect();
-                    change.eligible_leader_replicas = Some(elr);
-                }
-                out.push(MetadataRecord::PartitionChange(change));
-            }
-        }
-        out
-    }
-
     /// `replay(TopicRecord)`.
     pub fn replay_topic(&mut self, registry: &SnapshotRegistry, r: &TopicRecord) -> String {
         self.topics_by_name
@@ -378,30 +288,74 @@ impl ReplicationControlManager {
         Ok(line)
     }
 
-    /// `replay(PartitionChangeRecord)`.
+    /// `replay(PartitionChangeRecord)`; returns the lines it logs: `maybeLogPartitionChange`
+    /// (INFO "UNCLEAN partition change for ..." when the new leader is RECOVERING, else a DEBUG
+    /// diff), then INFO "Replayed partition assignment change ..." for a reassignment or DEBUG
+    /// "Replayed partition change ...".
     pub fn replay_partition_change(
         &mut self,
         registry: &SnapshotRegistry,
         r: &PartitionChangeRecord,
-    ) -> Result<String, String> {
+    ) -> Result<Vec<(Level, String)>, String> {
         let mut info = self.topics.get(&r.topic_id).cloned().ok_or_else(|| {
             format!(
-                "Unable to replay a PartitionChangeRecord for unknown topic {}",
-                r.topic_id
+                "Tried to create partition {}:{}, but no topic with that ID was found.",
+                r.topic_id, r.partition_id
             )
         })?;
-        let part = info
-            .parts
-            .get_mut(&r.partition_id)
-            .ok_or_else(|| format!("Unable to find partition {}:{}", info.name, r.partition_id))?;
+        let part = info.parts.get_mut(&r.partition_id).ok_or_else(|| {
+            format!(
+                "Tried to create partition {}:{}, but no partition with that id was found.",
+                r.topic_id, r.partition_id
+            )
+        })?;
+        let prev = part.clone();
         part.apply_change(r);
-        let line = format!(
-            "Replayed partition change {} for topic {}",
-            MetadataRecord::PartitionChange(r.clone()).data_json(),
-            info.name
+        let next = part.clone();
+        let description = format!(
+            "{}-{} with topic ID {}",
+            info.name, r.partition_id, r.topic_id
         );
+        let mut lines = Vec::new();
+        if next.leader_recovery_state == crate::metadata::LEADER_RECOVERY_RECOVERING {
+            lines.push((
+                Level::Info,
+                format!(
+                    "UNCLEAN partition change for {description}: {}",
+                    next.registration_diff(&prev)
+                ),
+            ));
+        } else {
+            lines.push((
+                Level::Debug,
+                format!(
+                    "partition change for {description}: {}",
+                    next.registration_diff(&prev)
+                ),
+            ));
+        }
+        let reassignment = r.removing_replicas.is_some() || r.adding_replicas.is_some();
+        lines.push((
+            if reassignment {
+                Level::Info
+            } else {
+                Level::Debug
+            },
+            format!(
+                "Replayed partition {}change {} for topic {}. (isr: {} -> {}, replicaSet: {} -> {}, partitionEpoch: {}, leaderEpoch: {})",
+                if reassignment { "assignment " } else { "" },
+                r.java_to_string(),
+                info.name,
+                java_list(&prev.isr),
+                java_list(&next.isr),
+                java_list(&prev.replicas),
+                java_list(&next.replicas),
+                next.partition_epoch,
+                next.leader_epoch
+            ),
+        ));
         self.topics.put(registry, r.topic_id, info);
-        Ok(line)
+        Ok(lines)
     }
 
     /// `replay(RemoveTopicRecord)`; returns the line and the removed topic's name.

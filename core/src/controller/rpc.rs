@@ -17,6 +17,26 @@ pub struct CreatableTopic {
     pub configs: Vec<(String, String)>,
 }
 
+impl CreatableTopic {
+    /// The generated `CreatableTopic.toString()`, as "CreateTopics result(s)" prints it:
+    /// `CreatableTopic(name='orders', numPartitions=3, replicationFactor=3, assignments=[],
+    /// configs=[CreatableTopicConfig(name='cleanup.policy', value='compact')])`.
+    pub fn java_to_string(&self) -> String {
+        let configs: Vec<String> = self
+            .configs
+            .iter()
+            .map(|(k, v)| format!("CreatableTopicConfig(name='{k}', value='{v}')"))
+            .collect();
+        format!(
+            "CreatableTopic(name='{}', numPartitions={}, replicationFactor={}, assignments=[], configs=[{}])",
+            self.name,
+            self.num_partitions,
+            self.replication_factor,
+            configs.join(", ")
+        )
+    }
+}
+
 /// `AlterConfigOp.OpType` of one config of an IncrementalAlterConfigs request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlterConfigOpType {

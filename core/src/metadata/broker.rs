@@ -1,7 +1,7 @@
 //! RegisterBrokerRecord (apiKey 0) and BrokerRegistrationChangeRecord (apiKey 17), plus the
 //! endpoint and feature entries they (and RegisterControllerRecord) carry.
 
-use super::wire::{field, JsonObject, Writer};
+use super::wire::{field, java_list, JsonObject, Writer};
 use crate::sim::uuid::Uuid;
 
 /// SecurityProtocol id of PLAINTEXT.
@@ -162,6 +162,51 @@ impl RegisterBrokerRecord {
         }
     }
 
+    /// The generated `RegisterBrokerRecord.toString()` (controller replay lines): every field
+    /// in schema order; `cordonedLogDirs` prints `null` while absent.
+    pub fn java_to_string(&self) -> String {
+        let end_points: Vec<String> = self
+            .end_points
+            .iter()
+            .map(|e| {
+                format!(
+                    "BrokerEndpoint(name='{}', host='{}', port={}, securityProtocol={})",
+                    e.name, e.host, e.port, e.security_protocol
+                )
+            })
+            .collect();
+        let features: Vec<String> = self
+            .features
+            .iter()
+            .map(|f| {
+                format!(
+                    "BrokerFeature(name='{}', minSupportedVersion={}, maxSupportedVersion={})",
+                    f.name, f.min_supported_version, f.max_supported_version
+                )
+            })
+            .collect();
+        format!(
+            "RegisterBrokerRecord(brokerId={}, isMigratingZkBroker={}, incarnationId={}, brokerEpoch={}, endPoints={}, features={}, rack={}, fenced={}, inControlledShutdown={}, logDirs={}, cordonedLogDirs={})",
+            self.broker_id,
+            self.is_migrating_zk_broker,
+            self.incarnation_id,
+            self.broker_epoch,
+            java_list(&end_points),
+            java_list(&features),
+            self.rack
+                .as_ref()
+                .map(|r| format!("'{r}'"))
+                .unwrap_or_else(|| "null".into()),
+            self.fenced,
+            self.in_controlled_shutdown,
+            java_list(&self.log_dirs),
+            self.cordoned_log_dirs
+                .as_deref()
+                .map(java_list)
+                .unwrap_or_else(|| "null".into())
+        )
+    }
+
     pub(crate) fn write(&self, w: &mut Writer) {
         w.i32(self.broker_id);
         w.bool(self.is_migrating_zk_broker);
@@ -218,6 +263,23 @@ impl BrokerRegistrationChangeRecord {
         } else {
             0
         }
+    }
+
+    /// The generated `BrokerRegistrationChangeRecord.toString()`: every field in schema
+    /// order; `cordonedLogDirs` prints `null` while absent.
+    pub fn java_to_string(&self) -> String {
+        format!(
+            "BrokerRegistrationChangeRecord(brokerId={}, brokerEpoch={}, fenced={}, inControlledShutdown={}, logDirs={}, cordonedLogDirs={})",
+            self.broker_id,
+            self.broker_epoch,
+            self.fenced,
+            self.in_controlled_shutdown,
+            java_list(&self.log_dirs),
+            self.cordoned_log_dirs
+                .as_deref()
+                .map(java_list)
+                .unwrap_or_else(|| "null".into())
+        )
     }
 
     pub(crate) fn write_json(&self, j: &mut JsonObject) {

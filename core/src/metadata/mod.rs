@@ -25,7 +25,7 @@ mod partition;
 mod record;
 mod topic;
 mod transaction;
-mod wire;
+pub(crate) mod wire;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! PartitionRecord (apiKey 3) and PartitionChangeRecord (apiKey 5).
 
-use super::wire::{field, JsonObject, Writer};
+use super::wire::{field, java_list, java_nullable_list, JsonObject, Writer};
 use crate::sim::uuid::Uuid;
 
 /// `Leader` value meaning the partition has no leader.
@@ -153,6 +153,67 @@ impl PartitionRecord {
         self.partition_epoch += 1;
     }
 
+    /// `PartitionRegistration.diff(prev)`: the fields that differ from `prev`, as
+    /// `isr: [3] -> [1], leader: 3 -> 1, ...` in PartitionRegistration's field order.
+    pub fn registration_diff(&self, prev: &PartitionRecord) -> String {
+        fn recovery(s: i8) -> &'static str {
+            if s == LEADER_RECOVERY_RECOVERING {
+                "RECOVERING"
+            } else {
+                "RECOVERED"
+            }
+        }
+        let elr =
+            |p: &PartitionRecord| java_list(p.eligible_leader_replicas.as_deref().unwrap_or(&[]));
+        let lkelr = |p: &PartitionRecord| java_list(p.last_known_elr.as_deref().unwrap_or(&[]));
+        let mut parts = Vec::new();
+        let mut diff = |name: &str, a: String, b: String| {
+            if a != b {
+                parts.push(format!("{name}: {a} -> {b}"));
+            }
+        };
+        diff(
+            "replicas",
+            java_list(&prev.replicas),
+            java_list(&self.replicas),
+        );
+        diff(
+            "directories",
+            java_list(&prev.directories),
+            java_list(&self.directories),
+        );
+        diff("isr", java_list(&prev.isr), java_list(&self.isr));
+        diff(
+            "removingReplicas",
+            java_list(&prev.removing_replicas),
+            java_list(&self.removing_replicas),
+        );
+        diff(
+            "addingReplicas",
+            java_list(&prev.adding_replicas),
+            java_list(&self.adding_replicas),
+        );
+        diff("leader", prev.leader.to_string(), self.leader.to_string());
+        diff(
+            "leaderRecoveryState",
+            recovery(prev.leader_recovery_state).into(),
+            recovery(self.leader_recovery_state).into(),
+        );
+        diff(
+            "leaderEpoch",
+            prev.leader_epoch.to_string(),
+            self.leader_epoch.to_string(),
+        );
+        diff("elr", elr(prev), elr(self));
+        diff("lastKnownElr", lkelr(prev), lkelr(self));
+        diff(
+            "partitionEpoch",
+            prev.partition_epoch.to_string(),
+            self.partition_epoch.to_string(),
+        );
+        parts.join(", ")
+    }
+
     /// The partition as Kafka's `PartitionRegistration.toString()` prints it (controller replay
     /// log lines, `kafka-metadata-shell` `cat`):
     /// `PartitionRegistration(replicas=[1, 2, 3], directories=[...], isr=[1, 2, 3],
@@ -261,15 +322,34 @@ impl PartitionChangeRecord {
         if self.leader_recovery_state != LEADER_RECOVERY_NO_CHANGE {
             j.num("leaderRecoveryState", self.leader_recovery_state);
         }
+        if let Some(v) = &self.directories {
+            j.uuids("directories", v);
+        }
         if let Some(v) = &self.eligible_leader_replicas {
             j.i32s("eligibleLeaderReplicas", v);
         }
         if let Some(v) = &self.last_known_elr {
             j.i32s("lastKnownElr", v);
         }
-        if let Some(v) = &self.directories {
-            j.uuids("directories", v);
-        }
+    }
+
+    /// The generated `PartitionChangeRecord.toString()`: every field in schema order, `null`
+    /// for an unchanged list.
+    pub fn java_to_string(&self) -> String {
+        format!(
+            "PartitionChangeRecord(partitionId={}, topicId={}, isr={}, leader={}, replicas={}, removingReplicas={}, addingReplicas={}, leaderRecoveryState={}, directories={}, eligibleLeaderReplicas={}, lastKnownElr={})",
+            self.partition_id,
+            self.topic_id,
+            java_nullable_list(self.isr.as_deref()),
+            self.leader,
+            java_nullable_list(self.replicas.as_deref()),
+            java_nullable_list(self.removing_replicas.as_deref()),
+            java_nullable_list(self.adding_replicas.as_deref()),
+            self.leader_recovery_state,
+            java_nullable_list(self.directories.as_deref()),
+            java_nullable_list(self.eligible_leader_replicas.as_deref()),
+            java_nullable_list(self.last_known_elr.as_deref())
+        )
     }
 
     pub(crate) fn write(&self, w: &mut Writer) {

@@ -228,7 +228,7 @@ fn partition_change_defaults_are_omitted_and_every_tag_prints() {
     });
     assert_eq!(
         all.data_json(),
-        r#"{"partitionId":0,"topicId":"AAAAAAAAAAAAAAAAAAAAAA","isr":[1],"leader":-1,"replicas":[1,2],"removingReplicas":[2],"addingReplicas":[],"leaderRecoveryState":0,"eligibleLeaderReplicas":[3],"lastKnownElr":[],"directories":["AAAAAAAAAAAAAAAAAAAAAA","AAAAAAAAAAAAAAAAAAAAAA"]}"#
+        r#"{"partitionId":0,"topicId":"AAAAAAAAAAAAAAAAAAAAAA","isr":[1],"leader":-1,"replicas":[1,2],"removingReplicas":[2],"addingReplicas":[],"leaderRecoveryState":0,"directories":["AAAAAAAAAAAAAAAAAAAAAA","AAAAAAAAAAAAAAAAAAAAAA"],"eligibleLeaderReplicas":[3],"lastKnownElr":[]}"#
     );
     // Tagged payloads 5, 4, 9, 5, 1, 1, 5, 1, 33 bytes, each with 1-byte tag and size.
     assert_eq!(

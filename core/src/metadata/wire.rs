@@ -222,6 +222,17 @@ fn push_json_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// `MessageUtil.deepToString` / `Arrays.toString`: `[a, b]`.
+pub(crate) fn java_list<T: std::fmt::Display>(v: &[T]) -> String {
+    let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A nullable array field of a generated message's `toString`: `null` or `[a, b]`.
+pub(crate) fn java_nullable_list<T: std::fmt::Display>(v: Option<&[T]>) -> String {
+    v.map(java_list).unwrap_or_else(|| "null".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
