@@ -64,7 +64,7 @@ pub const MAX_STEP_EVENTS: u64 = 100_000;
 
 /// What `help` prints: every console command with what it does.
 pub const HELP: &str = "\
-cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=1 for broker+controller)
+cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=104: a broker+controller voter)
 set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000); `help set` lists them
 step [N]                      run the next N events, each described
 tick [N]                      run N ticks of tick.ms (100 ms) of virtual time

@@ -176,10 +176,11 @@ pub const SETTINGS: &[Setting] = &[
     Setting {
         name: "command.max.ms",
         kind: Kind::Playground,
-        min: 1,
+        // A tool's admin call may wait out default.api.timeout.ms (60 s) before it fails.
+        min: 60_000,
         max: 7 * 24 * 3_600_000,
         narrower: None,
-        doc: "the most virtual time one command may run (1 h)",
+        doc: "the most virtual time one command may run (1 h; at least the admin client's 60 s)",
     },
     Setting {
         name: "command.max.events",
