@@ -220,7 +220,7 @@ fn create_topics_writes_one_batch_that_every_controller_replays() {
         )
     );
     assert_eq!(errors[1].0, ApiError::InvalidTopic);
-    assert_eq!(errors[2], (ApiError::InvalidReplicationFactor, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered.".into()));
+    assert_eq!(errors[2], (ApiError::InvalidReplicationFactor, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered or some brokers have all their log directories cordoned.".into()));
     assert_eq!(errors[3].0, ApiError::InvalidPartitions);
     // A standby refuses: NOT_CONTROLLER.
     let standby = [101, 102, 103].into_iter().find(|i| *i != active).unwrap();
@@ -922,4 +922,83 @@ fn fenced_sole_replica_is_reelected_from_the_elr() {
     );
     assert!(line.message.starts_with(&format!("Setting new leader for topicId {id}, partition 0 to 1 using ELR. Previous partition: PartitionRegistration(replicas=[1], ")), "{}", line.message);
     assert!(line.message.ends_with(&format!("change record: PartitionChangeRecord(partitionId=0, topicId={id}, isr=null, leader=-2, replicas=null, removingReplicas=null, addingReplicas=null, leaderRecoveryState=-1, directories=null, eligibleLeaderReplicas=null, lastKnownElr=null)")), "{}", line.message);
+}
+
+/// The replicas, ISR and leader of every partition of `name` on controller 100.
+fn placement_of(w: &World, name: &str) -> Vec<(Vec<i32>, Vec<i32>, i32)> {
+    let ctrl = w.node(100).unwrap().controller.as_ref().unwrap();
+    let id = *ctrl.state.replication.topics_by_name.get(name).unwrap();
+    let t = ctrl.state.replication.topics.get(&id).unwrap();
+    t.parts
+        .values()
+        .map(|p| (p.replicas.clone(), p.isr.clone(), p.leader))
+        .collect()
+}
+
+#[test]
+fn placement_uses_fenced_brokers_only_as_followers() {
+    let mut w = world(4, &[100], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    // Freeze broker 3 until its session times out: fenced, but still registered and usable.
+    w.stop(3).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    assert!(controller_lines(&w, 100)
+        .iter()
+        .any(|l| l.starts_with("Fencing broker 3 at epoch ")));
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 4, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(topics[0].error, None);
+    run_checked(&mut w, &mut c, 500);
+    let parts = placement_of(&w, "orders");
+    assert_eq!(parts.len(), 4);
+    for (replicas, isr, leader) in parts {
+        // The fenced broker counts for the factor and takes the last replica, never the first.
+        assert_eq!(replicas.len(), 3);
+        assert_eq!(replicas[2], 3, "{replicas:?}");
+        assert!(!isr.contains(&3), "{isr:?}");
+        assert_eq!(isr, replicas[..2].to_vec());
+        assert_eq!(leader, replicas[0]);
+    }
+}
+
+#[test]
+fn placement_with_every_broker_fenced_fails_with_kafkas_text() {
+    let mut w = world(4, &[100], &[1, 2]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    w.stop(1).unwrap();
+    w.stop(2).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 2), topic("wide", 1, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!("{r:?}")
+    };
+    // numUnfenced == 0 is checked before the factor against the registered brokers.
+    for t in &topics {
+        let rf = if t.name == "wide" { 3 } else { 2 };
+        assert_eq!(
+            t.error,
+            Some((
+                ApiError::InvalidReplicationFactor,
+                format!("Unable to replicate the partition {rf} time(s): All brokers are currently fenced, or have all their log directories cordoned.")
+            ))
+        );
+    }
 }

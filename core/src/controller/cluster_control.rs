@@ -1,5 +1,7 @@
 //! ClusterControlManager: broker and controller registrations.
 
+use super::heartbeat_manager::BrokerHeartbeatManager;
+use super::placement::UsableBroker;
 use super::rpc::ApiError;
 use crate::metadata::{
     BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
@@ -172,13 +174,61 @@ impl ClusterControlManager {
         Ok((record, line))
     }
 
-    /// Registered, unfenced brokers not in controlled shutdown, sorted by id.
-    pub fn usable_brokers(&self) -> Vec<i32> {
+    /// Registered, unfenced brokers not in controlled shutdown (`isActive`), sorted by id.
+    pub fn active_brokers(&self) -> Vec<i32> {
         self.brokers
             .iter()
             .filter(|(_, b)| !b.record.fenced && !b.record.in_controlled_shutdown)
             .map(|(id, _)| *id)
             .collect()
+    }
+
+    /// `usableBrokers`: every broker the heartbeat manager holds, fenced or not, except those
+    /// shutting down (a controlled-shutdown offset) or with every log directory cordoned; the
+    /// rack comes from the registration. Sorted by id (Kafka iterates a `HashMap`; the placer
+    /// sorts them anyway).
+    pub fn usable_brokers(&self, heartbeats: &BrokerHeartbeatManager) -> Vec<UsableBroker> {
+        heartbeats
+            .brokers
+            .iter()
+            .filter(|(_, h)| !h.shutting_down())
+            .filter_map(|(id, h)| {
+                let r = &self.brokers.get(id)?.record;
+                has_uncordoned_dirs(r).then(|| UsableBroker {
+                    id: *id,
+                    rack: r.rack.clone(),
+                    fenced: h.fenced,
+                })
+            })
+            .collect()
+    }
+
+    /// `defaultDir`: the directory of a new replica on the broker — its sole directory,
+    /// [`DIRECTORY_MIGRATING`] when it has none, [`DIRECTORY_UNASSIGNED`] when it has several
+    /// or is not registered.
+    pub fn default_dir(&self, broker_id: i32) -> Uuid {
+        match self.brokers.get(&broker_id) {
+            None => DIRECTORY_UNASSIGNED,
+            Some(b) => match b.record.log_dirs.as_slice() {
+                [] => DIRECTORY_MIGRATING,
+                [dir] => *dir,
+                _ => DIRECTORY_UNASSIGNED,
+            },
+        }
+    }
+}
+
+/// `DirectoryId.MIGRATING` (`AAAAAAAAAAAAAAAAAAAAAA`).
+pub const DIRECTORY_MIGRATING: Uuid = Uuid::ZERO;
+/// `DirectoryId.UNASSIGNED` (`AAAAAAAAAAAAAAAAAAAAAQ`).
+pub const DIRECTORY_UNASSIGNED: Uuid = Uuid([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+
+/// `BrokerRegistration.hasUncordonedDirs`: no directories, none cordoned, or one left over.
+fn has_uncordoned_dirs(r: &RegisterBrokerRecord) -> bool {
+    match &r.cordoned_log_dirs {
+        None => true,
+        _ if r.log_dirs.is_empty() => true,
+        Some(c) => r.log_dirs.iter().any(|d| !c.contains(d)),
     }
 }
 

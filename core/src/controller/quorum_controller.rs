@@ -759,7 +759,7 @@ impl QuorumController {
                     .get(topic_id)
                     .and_then(|t| t.parts.get(partition_id))
                     .cloned();
-                let usable = self.state.cluster.usable_brokers();
+                let usable = self.state.cluster.active_brokers();
                 match part {
                     _ if !registered => err(ApiError::StaleBrokerEpoch),
                     None => err(ApiError::UnknownTopicOrPartition),
@@ -844,29 +844,17 @@ impl QuorumController {
                 is_atomic: true,
             },
             WriteOp::Request(ControllerRequest::CreateTopics { topics }) => {
-                let brokers: Vec<(i32, Uuid)> = self
-                    .state
-                    .cluster
-                    .usable_brokers()
-                    .into_iter()
-                    .map(|id| {
-                        let dir = self
-                            .state
-                            .cluster
-                            .brokers
-                            .get(&id)
-                            .and_then(|b| b.record.log_dirs.first().copied())
-                            .unwrap_or(Uuid::ZERO);
-                        (id, dir)
-                    })
-                    .collect();
+                let brokers = self.state.cluster.usable_brokers(&self.heartbeats);
+                let cluster = &self.state.cluster;
                 let configs = &self.state.configs;
-                let (records, results) =
-                    self.state
-                        .replication
-                        .create_topics(topics, &brokers, io.rng, |t| {
-                            configs.validate_new_topic(&t.name, &t.configs)
-                        });
+                let (records, results) = self.state.replication.create_topics(
+                    topics,
+                    &brokers,
+                    |r| self.is_active_broker(r),
+                    |r| cluster.default_dir(r),
+                    io.rng,
+                    |t| configs.validate_new_topic(&t.name, &t.configs),
+                );
                 let summary: Vec<String> = topics
                     .iter()
                     .zip(&results)
