@@ -6,6 +6,7 @@ use kraft_core::controller::rpc::{
 };
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::raft::batch::Record;
+use kraft_core::sim::uuid::Uuid;
 use kraft_core::sim::{World, WorldConfig};
 
 fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
@@ -220,7 +221,7 @@ fn create_topics_writes_one_batch_that_every_controller_replays() {
         )
     );
     assert_eq!(errors[1].0, ApiError::InvalidTopic);
-    assert_eq!(errors[2], (ApiError::InvalidReplicationFactor, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered.".into()));
+    assert_eq!(errors[2], (ApiError::InvalidReplicationFactor, "Unable to replicate the partition 4 time(s): The target replication factor of 4 cannot be reached because only 3 broker(s) are registered or some brokers have all their log directories cordoned.".into()));
     assert_eq!(errors[3].0, ApiError::InvalidPartitions);
     // A standby refuses: NOT_CONTROLLER.
     let standby = [101, 102, 103].into_iter().find(|i| *i != active).unwrap();
@@ -790,6 +791,7 @@ fn controller_log_replay_lines_match_kafka() {
     run_checked(&mut w, &mut c, 20_000);
     let second = reg(&w);
     assert_ne!(second.incarnation_id, inc);
+    // kill -9 left no clean-shutdown file: one record takes 1 out of the ELR first.
     let lines = controller_lines(&w, 100);
     let has = |l: &str| lines.iter().any(|x| x == l);
     let starts = |p: &str| lines.iter().find(|x| x.starts_with(p)).cloned();
@@ -809,7 +811,7 @@ fn controller_log_replay_lines_match_kafka() {
         has("handleBrokerUnfenced: changing 1 partition(s)"),
         "{lines:#?}"
     );
-    assert!(has(&format!("Registering a new incarnation of broker 1. Previous incarnation ID was {inc}; new incarnation ID is {}. Generated 0 record(s) to clean up previous incarnations. Broker epoch will become {}.", second.incarnation_id, second.broker_epoch)), "{lines:#?}");
+    assert!(has(&format!("Registering a new incarnation of broker 1. Previous incarnation ID was {inc}; new incarnation ID is {}. Generated 1 record(s) to clean up previous incarnations. Broker epoch will become {}.", second.incarnation_id, second.broker_epoch)), "{lines:#?}");
     assert!(starts(&format!("Replayed RegisterBrokerRecord establishing a new incarnation of broker 1: RegisterBrokerRecord(brokerId=1, isMigratingZkBroker=false, incarnationId={}, brokerEpoch={}, ", second.incarnation_id, second.broker_epoch)).is_some(), "{lines:#?}");
     // PartitionChangeRecord replay is DEBUG in Kafka (INFO only for a reassignment).
     assert!(
@@ -922,4 +924,244 @@ fn fenced_sole_replica_is_reelected_from_the_elr() {
     );
     assert!(line.message.starts_with(&format!("Setting new leader for topicId {id}, partition 0 to 1 using ELR. Previous partition: PartitionRegistration(replicas=[1], ")), "{}", line.message);
     assert!(line.message.ends_with(&format!("change record: PartitionChangeRecord(partitionId=0, topicId={id}, isr=null, leader=-2, replicas=null, removingReplicas=null, addingReplicas=null, leaderRecoveryState=-1, directories=null, eligibleLeaderReplicas=null, lastKnownElr=null)")), "{}", line.message);
+}
+
+/// The replicas, ISR and leader of every partition of `name` on controller 100.
+fn placement_of(w: &World, name: &str) -> Vec<(Vec<i32>, Vec<i32>, i32)> {
+    let ctrl = w.node(100).unwrap().controller.as_ref().unwrap();
+    let id = *ctrl.state.replication.topics_by_name.get(name).unwrap();
+    let t = ctrl.state.replication.topics.get(&id).unwrap();
+    t.parts
+        .values()
+        .map(|p| (p.replicas.clone(), p.isr.clone(), p.leader))
+        .collect()
+}
+
+#[test]
+fn placement_uses_fenced_brokers_only_as_followers() {
+    let mut w = world(4, &[100], &[1, 2, 3]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    // Freeze broker 3 until its session times out: fenced, but still registered and usable.
+    w.stop(3).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    assert!(controller_lines(&w, 100)
+        .iter()
+        .any(|l| l.starts_with("Fencing broker 3 at epoch ")));
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 4, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(topics[0].error, None);
+    run_checked(&mut w, &mut c, 500);
+    let parts = placement_of(&w, "orders");
+    assert_eq!(parts.len(), 4);
+    for (replicas, isr, leader) in parts {
+        // The fenced broker counts for the factor and takes the last replica, never the first.
+        assert_eq!(replicas.len(), 3);
+        assert_eq!(replicas[2], 3, "{replicas:?}");
+        assert!(!isr.contains(&3), "{isr:?}");
+        assert_eq!(isr, replicas[..2].to_vec());
+        assert_eq!(leader, replicas[0]);
+    }
+}
+
+#[test]
+fn placement_with_every_broker_fenced_fails_with_kafkas_text() {
+    let mut w = world(4, &[100], &[1, 2]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    w.stop(1).unwrap();
+    w.stop(2).unwrap();
+    run_checked(&mut w, &mut c, 15_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 2), topic("wide", 1, 3)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!("{r:?}")
+    };
+    // numUnfenced == 0 is checked before the factor against the registered brokers.
+    for t in &topics {
+        let rf = if t.name == "wide" { 3 } else { 2 };
+        assert_eq!(
+            t.error,
+            Some((
+                ApiError::InvalidReplicationFactor,
+                format!("Unable to replicate the partition {rf} time(s): All brokers are currently fenced, or have all their log directories cordoned.")
+            ))
+        );
+    }
+}
+
+/// Every metadata record on controller 100's log from `from` on, as JSON with its offset.
+fn records_from(w: &World, from: i64) -> Vec<(i64, String)> {
+    let mut out = Vec::new();
+    for b in w.node(100).unwrap().disk.metadata_log.batches() {
+        for (i, r) in b.records.iter().enumerate() {
+            let offset = b.base_offset + i as i64;
+            if let (true, Record::Metadata(m)) = (offset >= from, r) {
+                if m.type_name() != "NO_OP_RECORD" {
+                    out.push((offset, m.to_json()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A one-broker cluster with the rf-1 topic orders, settled.
+fn one_broker_with_orders() -> (World, InvariantChecker, Uuid) {
+    let mut w = world(4, &[100], &[1]);
+    let mut c = InvariantChecker::new();
+    run_checked(&mut w, &mut c, 4_000);
+    let r = admin(
+        &mut w,
+        &mut c,
+        100,
+        ControllerRequest::CreateTopics {
+            topics: vec![topic("orders", 1, 1)],
+        },
+    );
+    let ControllerResponse::CreateTopics { topics, .. } = r else {
+        panic!("{r:?}")
+    };
+    run_checked(&mut w, &mut c, 1_000);
+    (w, c, topics[0].topic_id)
+}
+
+fn next_offset(w: &World) -> i64 {
+    w.node(100).unwrap().disk.metadata_log.end_offset()
+}
+
+const DUPLICATE: &str = "registerBroker: event failed with DuplicateBrokerRegistrationException in 120 microseconds. Exception message: Another broker is registered with that broker id. If the broker was recently restarted this should self-resolve once the heartbeat manager expires the broker's session.";
+
+/// The broker's lifecycle lines (BrokerLifecycleManager).
+fn lifecycle_lines(w: &World, id: i32) -> Vec<String> {
+    w.node(id)
+        .unwrap()
+        .log
+        .lines()
+        .filter(|l| l.logger == "org.apache.kafka.server.BrokerLifecycleManager")
+        .map(|l| l.message.clone())
+        .collect()
+}
+
+#[test]
+fn unclean_restart_clears_isr_and_elr_before_register_record() {
+    let (mut w, mut c, id) = one_broker_with_orders();
+    let from = next_offset(&w);
+    // kill -9: no clean-shutdown file, so previousBrokerEpoch is -1.
+    w.kill(1).unwrap();
+    run_checked(&mut w, &mut c, 3_000);
+    assert_eq!(
+        w.node(1).unwrap().disk.read_file(".kafka_cleanshutdown"),
+        None
+    );
+    w.restart(1).unwrap();
+    run_checked(&mut w, &mut c, 20_000);
+    let lines = controller_lines(&w, 100);
+    // While the old incarnation's session is valid the new one is refused; the broker retries.
+    let dup = lines.iter().filter(|l| *l == DUPLICATE).count();
+    assert!(dup >= 1, "{lines:#?}");
+    let b = lifecycle_lines(&w, 1);
+    assert!(b.iter().any(|l| l
+        == "Unable to register broker 1 because the controller returned error DUPLICATE_BROKER_REGISTRATION"));
+    // The session expires: fenced (ISR [] and ELR [1], rf 1), then the registration succeeds
+    // and first cleans up after the unclean shutdown: 1 leaves the ELR.
+    let fence = lines
+        .iter()
+        .position(|l| l == "Fencing broker 1 at epoch 13 because its session has timed out.")
+        .expect("fenced");
+    let cleanup = lines
+        .iter()
+        .position(|l| l == "handleBrokerUncleanShutdown: changing 1 partition(s)")
+        .expect("clean-up");
+    assert!(fence < cleanup);
+    let recs = records_from(&w, from);
+    let k = recs
+        .iter()
+        .position(|(_, j)| j.contains("\"type\":\"REGISTER_BROKER_RECORD\""))
+        .expect("registered again");
+    let (pcr_offset, pcr) = &recs[k - 1];
+    assert_eq!(
+        pcr,
+        &format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"eligibleLeaderReplicas\":[]}}}}")
+    );
+    // The broker epoch is the offset of the result's first record, the clean-up record.
+    assert_eq!(recs[k].0, pcr_offset + 1);
+    assert!(recs[k]
+        .1
+        .contains(&format!("\"brokerEpoch\":{pcr_offset},")));
+    assert!(lines.iter().any(|l| l.ends_with(&format!(
+        "Generated 1 record(s) to clean up previous incarnations. Broker epoch will become {pcr_offset}."
+    ))));
+    // Unfenced, 1 comes back as the last known ELR member: an unclean election.
+    assert!(recs.iter().any(|(_, j)| j
+        == &format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[1],\"leader\":1,\"leaderRecoveryState\":1,\"lastKnownElr\":[]}}}}")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("UNCLEAN partition change for orders-0")));
+    assert_eq!(
+        b.last().unwrap(),
+        "The broker has been unfenced. Transitioning from RECOVERY to RUNNING."
+    );
+}
+
+#[test]
+fn clean_restart_keeps_elr() {
+    let (mut w, mut c, id) = one_broker_with_orders();
+    let from = next_offset(&w);
+    // kill -TERM: controlled shutdown (rf 1: ISR [] and ELR [1]), then the LogManager writes
+    // the clean-shutdown file with the broker epoch.
+    w.terminate(1).unwrap();
+    run_checked(&mut w, &mut c, 3_000);
+    assert_eq!(
+        w.node(1).unwrap().disk.read_file(".kafka_cleanshutdown"),
+        Some("{\"version\":0,\"brokerEpoch\":13}")
+    );
+    w.restart(1).unwrap();
+    run_checked(&mut w, &mut c, 20_000);
+    // Loading the logs deleted it.
+    assert_eq!(
+        w.node(1).unwrap().disk.read_file(".kafka_cleanshutdown"),
+        None
+    );
+    let lines = controller_lines(&w, 100);
+    // The old session (last heartbeat at the shutdown) still refuses the new incarnation.
+    assert!(lines.iter().any(|l| l == DUPLICATE));
+    // previousBrokerEpoch 13 equals the stored epoch: a clean shutdown, handled as a fencing
+    // (the broker is in no ISR), so no record and the ELR stays.
+    assert!(lines.iter().any(
+        |l| l.starts_with("Registering a new incarnation of broker 1.")
+            && l.contains("Generated 0 record(s) to clean up previous incarnations.")
+    ));
+    assert!(!lines
+        .iter()
+        .any(|l| l.contains("handleBrokerUncleanShutdown")));
+    let recs = records_from(&w, from);
+    let k = recs
+        .iter()
+        .position(|(_, j)| j.contains("\"type\":\"REGISTER_BROKER_RECORD\""))
+        .expect("registered again");
+    assert!(!recs[k - 1].1.contains("PARTITION_CHANGE_RECORD"));
+    // Unfenced, 1 is elected from the ELR (not an unclean election).
+    assert!(recs.iter().any(|(_, j)| j
+        == &format!("{{\"type\":\"PARTITION_CHANGE_RECORD\",\"version\":2,\"data\":{{\"partitionId\":0,\"topicId\":\"{id}\",\"isr\":[1],\"leader\":1,\"eligibleLeaderReplicas\":[],\"lastKnownElr\":[]}}}}")));
+    assert!(!lines.iter().any(|l| l.starts_with("UNCLEAN")));
+    assert_eq!(
+        lifecycle_lines(&w, 1).last().unwrap(),
+        "The broker has been unfenced. Transitioning from RECOVERY to RUNNING."
+    );
 }

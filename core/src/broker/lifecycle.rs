@@ -84,6 +84,11 @@ pub struct BrokerLifecycleManager {
     registered: bool,
     /// `initialCatchUpFuture` is done: the controller said the broker caught up.
     caught_up: bool,
+    /// The broker epoch read from the clean-shutdown file at start
+    /// (`LogManager.readBrokerEpochFromCleanShutdownFiles`), sent as previousBrokerEpoch.
+    previous_broker_epoch: Option<i64>,
+    /// Whether the LogManager has loaded the logs (after the initial catch-up).
+    logs_loaded: bool,
     /// The cordoned log dirs, known once caught up (none are cordoned here).
     cordoned_log_dirs: Option<Vec<Uuid>>,
     communication_in_flight: bool,
@@ -106,8 +111,11 @@ impl BrokerLifecycleManager {
         port: u16,
         log_dir: Uuid,
         cluster_id: String,
+        previous_broker_epoch: Option<i64>,
     ) -> Self {
         BrokerLifecycleManager {
+            previous_broker_epoch,
+            logs_loaded: false,
             node_id,
             incarnation_id,
             cluster_id,
@@ -136,6 +144,28 @@ impl BrokerLifecycleManager {
             controlled_shutdown_deadline_ms: None,
             closed: false,
         }
+    }
+
+    /// The broker epoch of its registration (-1 before one succeeded).
+    pub fn broker_epoch(&self) -> i64 {
+        self.broker_epoch
+    }
+
+    /// `LogManager.startup` (loadLogs), which BrokerMetadataPublisher runs after the initial
+    /// catch-up: true once, when the logs load now (the clean-shutdown file is deleted then,
+    /// so that a crash from here on counts as unclean).
+    pub fn load_logs(&mut self) -> bool {
+        if self.caught_up && !self.logs_loaded {
+            self.logs_loaded = true;
+            return true;
+        }
+        false
+    }
+
+    /// Whether the logs were loaded: `LogManager.shutdown` writes the clean-shutdown file only
+    /// then.
+    pub fn logs_loaded(&self) -> bool {
+        self.logs_loaded
     }
 
     /// This process's incarnation id.
@@ -273,6 +303,7 @@ impl BrokerLifecycleManager {
                 incarnation_id: self.incarnation_id,
                 port: self.port,
                 log_dirs: vec![self.log_dir],
+                previous_broker_epoch: self.previous_broker_epoch.unwrap_or(-1),
             },
             now_ms,
         );
@@ -391,10 +422,11 @@ impl BrokerLifecycleManager {
         self.channel.shutdown(now_ms, log);
     }
 
-    /// `close`, as BrokerServer.shutdown ends: the event queue's thread is joined.
-    pub fn close(&mut self, now_ms: u64, log: &mut NodeLog) {
+    /// `close`, as BrokerServer.shutdown ends: the event queue's thread is joined. True the
+    /// first time (BrokerServer.shutdown then has the LogManager write its clean-shutdown file).
+    pub fn close(&mut self, now_ms: u64, log: &mut NodeLog) -> bool {
         if self.closed {
-            return;
+            return false;
         }
         self.closed = true;
         self.begin_shutdown(now_ms, log);
@@ -405,6 +437,7 @@ impl BrokerLifecycleManager {
             EVENT_QUEUE_LOGGER,
             "closed event queue.".into(),
         );
+        true
     }
 
     /// The controller's answer (or the network's failure) arrived.

@@ -1,8 +1,10 @@
 //! ClusterControlManager: broker and controller registrations.
 
+use super::heartbeat_manager::BrokerHeartbeatManager;
+use super::placement::UsableBroker;
 use super::rpc::ApiError;
 use crate::metadata::{
-    BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord,
+    BrokerRegistrationChangeRecord, Endpoint, FeatureRange, MetadataRecord, RegisterBrokerRecord,
     RegisterControllerRecord, SECURITY_PROTOCOL_PLAINTEXT, SECURITY_PROTOCOL_SASL_PLAINTEXT,
     SECURITY_PROTOCOL_SASL_SSL, SECURITY_PROTOCOL_SSL,
 };
@@ -112,23 +114,35 @@ impl ClusterControlManager {
         )
     }
 
-    /// `registerBroker`: the RegisterBrokerRecord for a BrokerRegistrationRequest and the INFO
-    /// line ClusterControlManager logs. A new incarnation gets `new_broker_epoch` (the offset
-    /// the result's first record will be written at) and starts fenced; the same incarnation
-    /// amends its registration and keeps its epoch, fencing and controlled-shutdown state.
-    /// `cleanup_records` is how many records clean up the previous incarnation.
+    /// `registerBroker`: the records for a BrokerRegistrationRequest and the INFO line
+    /// ClusterControlManager logs. A registration of a new incarnation while the stored one
+    /// still has a valid heartbeat session (`has_valid_session(stored epoch)`) fails with
+    /// DUPLICATE_BROKER_REGISTRATION. A new incarnation first gets the records
+    /// `shutdown_records(is_clean_shutdown)` returns (`brokerShutdownHandler`: clean when the
+    /// request's `previous_broker_epoch` equals the stored epoch, -2 when none is stored), then
+    /// a RegisterBrokerRecord with `new_broker_epoch` (the offset of the result's first record)
+    /// that starts fenced; the same incarnation amends its registration and keeps its epoch,
+    /// fencing and controlled-shutdown state. Returns every record, the RegisterBrokerRecord
+    /// last, and the line.
+    #[allow(clippy::too_many_arguments)]
     pub fn register_broker(
         &self,
         broker_id: i32,
         incarnation_id: Uuid,
         port: u16,
         log_dirs: Vec<Uuid>,
+        previous_broker_epoch: i64,
         new_broker_epoch: i64,
-        cleanup_records: usize,
-    ) -> Result<(RegisterBrokerRecord, String), (ApiError, String)> {
+        has_valid_session: impl Fn(i64) -> bool,
+        shutdown_records: impl FnOnce(bool) -> Vec<MetadataRecord>,
+    ) -> Result<(Vec<MetadataRecord>, RegisterBrokerRecord, String), (ApiError, String)> {
         let existing = self.brokers.get(&broker_id);
+        // BrokerRegistration.previousBrokerEpoch's default is -1, so "none stored" is -2.
+        let stored_broker_epoch = existing.map_or(-2, |e| e.record.broker_epoch);
         if let Some(existing) = existing {
-            if existing.record.incarnation_id != incarnation_id && !existing.record.fenced {
+            if has_valid_session(existing.record.broker_epoch)
+                && existing.record.incarnation_id != incarnation_id
+            {
                 return Err((
                     ApiError::DuplicateBrokerRegistration,
                     "Another broker is registered with that broker id. If the broker was recently restarted this should self-resolve once the heartbeat manager expires the broker's session.".into(),
@@ -151,15 +165,9 @@ impl ClusterControlManager {
             log_dirs,
             ..Default::default()
         };
+        let mut records = Vec::new();
         let line = match existing {
-            None => format!(
-                "No previous registration found for broker {broker_id}. New incarnation ID is {incarnation_id}.  Generated {cleanup_records} record(s) to clean up previous incarnations. New broker epoch is {new_broker_epoch}."
-            ),
-            Some(e) if e.record.incarnation_id != incarnation_id => format!(
-                "Registering a new incarnation of broker {broker_id}. Previous incarnation ID was {}; new incarnation ID is {incarnation_id}. Generated {cleanup_records} record(s) to clean up previous incarnations. Broker epoch will become {new_broker_epoch}.",
-                e.record.incarnation_id
-            ),
-            Some(e) => {
+            Some(e) if e.record.incarnation_id == incarnation_id => {
                 record.fenced = e.record.fenced;
                 record.in_controlled_shutdown = e.record.in_controlled_shutdown;
                 record.broker_epoch = e.record.broker_epoch;
@@ -168,17 +176,81 @@ impl ClusterControlManager {
                     e.record.broker_epoch
                 )
             }
+            _ => {
+                // The request is version 3 or later: clean-shutdown detection is on.
+                let is_clean_shutdown = stored_broker_epoch == previous_broker_epoch;
+                records = shutdown_records(is_clean_shutdown);
+                let n = records.len();
+                match existing {
+                    None => format!(
+                        "No previous registration found for broker {broker_id}. New incarnation ID is {incarnation_id}.  Generated {n} record(s) to clean up previous incarnations. New broker epoch is {new_broker_epoch}."
+                    ),
+                    Some(e) => format!(
+                        "Registering a new incarnation of broker {broker_id}. Previous incarnation ID was {}; new incarnation ID is {incarnation_id}. Generated {n} record(s) to clean up previous incarnations. Broker epoch will become {new_broker_epoch}.",
+                        e.record.incarnation_id
+                    ),
+                }
+            }
         };
-        Ok((record, line))
+        records.push(MetadataRecord::RegisterBroker(record.clone()));
+        Ok((records, record, line))
     }
 
-    /// Registered, unfenced brokers not in controlled shutdown, sorted by id.
-    pub fn usable_brokers(&self) -> Vec<i32> {
+    /// Registered, unfenced brokers not in controlled shutdown (`isActive`), sorted by id.
+    pub fn active_brokers(&self) -> Vec<i32> {
         self.brokers
             .iter()
             .filter(|(_, b)| !b.record.fenced && !b.record.in_controlled_shutdown)
             .map(|(id, _)| *id)
             .collect()
+    }
+
+    /// `usableBrokers`: every broker the heartbeat manager holds, fenced or not, except those
+    /// shutting down (a controlled-shutdown offset) or with every log directory cordoned; the
+    /// rack comes from the registration. Sorted by id (Kafka iterates a `HashMap`; the placer
+    /// sorts them anyway).
+    pub fn usable_brokers(&self, heartbeats: &BrokerHeartbeatManager) -> Vec<UsableBroker> {
+        heartbeats
+            .brokers
+            .iter()
+            .filter(|(_, h)| !h.shutting_down())
+            .filter_map(|(id, h)| {
+                let r = &self.brokers.get(id)?.record;
+                has_uncordoned_dirs(r).then(|| UsableBroker {
+                    id: *id,
+                    rack: r.rack.clone(),
+                    fenced: h.fenced,
+                })
+            })
+            .collect()
+    }
+
+    /// `defaultDir`: the directory of a new replica on the broker — its sole directory,
+    /// [`DIRECTORY_MIGRATING`] when it has none, [`DIRECTORY_UNASSIGNED`] when it has several
+    /// or is not registered.
+    pub fn default_dir(&self, broker_id: i32) -> Uuid {
+        match self.brokers.get(&broker_id) {
+            None => DIRECTORY_UNASSIGNED,
+            Some(b) => match b.record.log_dirs.as_slice() {
+                [] => DIRECTORY_MIGRATING,
+                [dir] => *dir,
+                _ => DIRECTORY_UNASSIGNED,
+            },
+        }
+    }
+}
+
+/// `DirectoryId.MIGRATING` (`AAAAAAAAAAAAAAAAAAAAAA`).
+pub const DIRECTORY_MIGRATING: Uuid = Uuid::ZERO;
+/// `DirectoryId.UNASSIGNED` (`AAAAAAAAAAAAAAAAAAAAAQ`).
+pub const DIRECTORY_UNASSIGNED: Uuid = Uuid([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+
+/// `BrokerRegistration.hasUncordonedDirs`: no directories, none cordoned, or one left over.
+fn has_uncordoned_dirs(r: &RegisterBrokerRecord) -> bool {
+    match &r.cordoned_log_dirs {
+        None => true,
+        _ if r.log_dirs.is_empty() => true,
+        Some(c) => r.log_dirs.iter().any(|d| !c.contains(d)),
     }
 }
 

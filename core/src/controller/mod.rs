@@ -12,6 +12,7 @@ pub mod heartbeat_tracker;
 pub mod offset_control;
 pub mod partition_change_builder;
 pub mod periodic_task_control;
+pub mod placement;
 pub mod quorum_controller;
 pub mod replication_control;
 pub mod rpc;

@@ -15,6 +15,7 @@ use super::feature_control::{
     METADATA_VERSION_NAME,
 };
 use super::heartbeat_manager::{self, BrokerControlState, BrokerHeartbeatManager, HeartbeatAsk};
+use super::heartbeat_tracker::BrokerIdAndEpoch;
 use super::offset_control::OffsetControlManager;
 use super::partition_change_builder::{PartitionChangeBuilder, PARTITION_CHANGE_BUILDER_LOGGER};
 use super::periodic_task_control::{
@@ -691,17 +692,24 @@ impl QuorumController {
                 incarnation_id,
                 port,
                 log_dirs,
+                previous_broker_epoch,
             }) => {
                 let next = self.offset_control.next_write_offset;
-                match self.state.cluster.register_broker(
-                    *broker_id,
+                let id = *broker_id;
+                let now = io.now_ms;
+                let tracker = &self.heartbeats.tracker;
+                let registered = self.state.cluster.register_broker(
+                    id,
                     *incarnation_id,
                     *port,
                     log_dirs.clone(),
+                    *previous_broker_epoch,
                     next,
-                    0,
-                ) {
-                    Ok((record, line)) => {
+                    |epoch| tracker.has_valid_session(BrokerIdAndEpoch { id, epoch }, now),
+                    |is_clean| self.handle_broker_shutdown(id, is_clean, io),
+                );
+                match registered {
+                    Ok((records, record, line)) => {
                         self.log(io, Level::Info, CLUSTER_CONTROL_LOGGER, line);
                         let same_incarnation = self
                             .state
@@ -710,26 +718,37 @@ impl QuorumController {
                             .get(broker_id)
                             .is_some_and(|b| b.record.incarnation_id == *incarnation_id);
                         if !same_incarnation {
-                            self.heartbeats.remove(*broker_id);
+                            // The old incarnation's session entry stays in the tracker until
+                            // it expires ("Removing heartbeat tracker entry ... previous epoch").
+                            self.heartbeats.remove(id);
                         }
-                        self.heartbeats.register(*broker_id, record.fenced);
+                        self.heartbeats.register(id, record.fenced);
+                        // Clean-up records may be many: not atomic, the RegisterBrokerRecord
+                        // last so that a new controller redoes the clean-up on re-registration.
                         ControllerResult {
                             response: Some(ControllerResponse::BrokerRegistration {
                                 error: None,
                                 broker_epoch: record.broker_epoch,
                             }),
-                            records: vec![MetadataRecord::RegisterBroker(record)],
+                            records,
+                            is_atomic: false,
+                        }
+                    }
+                    Err((e, message)) => {
+                        let info = EventHandlerExceptionInfo::api(
+                            "DuplicateBrokerRegistrationException",
+                            message,
+                        );
+                        self.log_event_failure(io, "registerBroker", now, &info);
+                        ControllerResult {
+                            records: Vec::new(),
+                            response: Some(ControllerResponse::BrokerRegistration {
+                                error: Some(e),
+                                broker_epoch: -1,
+                            }),
                             is_atomic: true,
                         }
                     }
-                    Err((e, _)) => ControllerResult {
-                        records: Vec::new(),
-                        response: Some(ControllerResponse::BrokerRegistration {
-                            error: Some(e),
-                            broker_epoch: -1,
-                        }),
-                        is_atomic: true,
-                    },
                 }
             }
             WriteOp::Request(ControllerRequest::AlterPartition {
@@ -759,7 +778,7 @@ impl QuorumController {
                     .get(topic_id)
                     .and_then(|t| t.parts.get(partition_id))
                     .cloned();
-                let usable = self.state.cluster.usable_brokers();
+                let usable = self.state.cluster.active_brokers();
                 match part {
                     _ if !registered => err(ApiError::StaleBrokerEpoch),
                     None => err(ApiError::UnknownTopicOrPartition),
@@ -844,29 +863,17 @@ impl QuorumController {
                 is_atomic: true,
             },
             WriteOp::Request(ControllerRequest::CreateTopics { topics }) => {
-                let brokers: Vec<(i32, Uuid)> = self
-                    .state
-                    .cluster
-                    .usable_brokers()
-                    .into_iter()
-                    .map(|id| {
-                        let dir = self
-                            .state
-                            .cluster
-                            .brokers
-                            .get(&id)
-                            .and_then(|b| b.record.log_dirs.first().copied())
-                            .unwrap_or(Uuid::ZERO);
-                        (id, dir)
-                    })
-                    .collect();
+                let brokers = self.state.cluster.usable_brokers(&self.heartbeats);
+                let cluster = &self.state.cluster;
                 let configs = &self.state.configs;
-                let (records, results) =
-                    self.state
-                        .replication
-                        .create_topics(topics, &brokers, io.rng, |t| {
-                            configs.validate_new_topic(&t.name, &t.configs)
-                        });
+                let (records, results) = self.state.replication.create_topics(
+                    topics,
+                    &brokers,
+                    |r| self.is_active_broker(r),
+                    |r| cluster.default_dir(r),
+                    io.rng,
+                    |t| configs.validate_new_topic(&t.name, &t.configs),
+                );
                 let summary: Vec<String> = topics
                     .iter()
                     .zip(&results)
@@ -1006,6 +1013,54 @@ impl QuorumController {
             .levels
             .get("eligible.leader.replicas.version")
             .is_some_and(|l| *l >= 1)
+    }
+
+    /// `handleBrokerShutdown`, ClusterControlManager's `brokerShutdownHandler` when a new
+    /// incarnation registers: after an unclean shutdown with ELR on, the broker leaves ISR, ELR
+    /// and leadership ("handleBrokerUncleanShutdown", over the partitions with it in the ISR,
+    /// then those with it in the ELR); otherwise it leaves the ISRs as if fenced
+    /// ("handleBrokerShutdown"), keeping its ELR membership.
+    fn handle_broker_shutdown(
+        &self,
+        id: i32,
+        is_clean: bool,
+        io: &mut RaftIo,
+    ) -> Vec<MetadataRecord> {
+        if self.elr_enabled() && !is_clean {
+            let in_isr = self.partitions_where(|p| p.isr.contains(&id));
+            let mut records = self.generate_leader_and_isr_updates(
+                io,
+                "handleBrokerUncleanShutdown",
+                NO_LEADER,
+                NO_LEADER,
+                id,
+                in_isr,
+            );
+            let in_elr = self.partitions_where(|p| {
+                p.eligible_leader_replicas
+                    .as_ref()
+                    .is_some_and(|e| e.contains(&id))
+            });
+            records.extend(self.generate_leader_and_isr_updates(
+                io,
+                "handleBrokerUncleanShutdown",
+                NO_LEADER,
+                NO_LEADER,
+                id,
+                in_elr,
+            ));
+            records
+        } else {
+            let in_isr = self.partitions_where(|p| p.isr.contains(&id));
+            self.generate_leader_and_isr_updates(
+                io,
+                "handleBrokerShutdown",
+                id,
+                NO_LEADER,
+                NO_LEADER,
+                in_isr,
+            )
+        }
     }
 
     /// `ClusterControlManager.isActive`: registered, unfenced, not in controlled shutdown.

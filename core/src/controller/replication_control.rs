@@ -1,6 +1,7 @@
-//! ReplicationControlManager: topics and partitions — creation (with replica placement over
-//! usable brokers), deletion, and the replay of their records.
+//! ReplicationControlManager: topics and partitions — creation (with StripedReplicaPlacer
+//! placement over usable brokers), deletion, and the replay of their records.
 
+use super::placement::{self, UsableBroker};
 use super::rpc::{ApiError, CreatableTopic, TopicResult};
 use crate::metadata::wire::java_list;
 use crate::metadata::{
@@ -84,13 +85,17 @@ fn validate_total_number_of_partitions(topics: &[CreatableTopic]) -> Result<(), 
 }
 
 impl ReplicationControlManager {
-    /// `createTopics`: the records to write and the per-topic results. `brokers` are the usable
-    /// brokers with their log directory ids.
-    /// `validate_configs` is ConfigurationControlManager's check of a new topic's configs.
+    /// `createTopics`: the records to write and the per-topic results. Replicas are placed over
+    /// the usable `brokers` ([`placement::place`]); `is_active` is
+    /// `ClusterControlManager.isActive` (the ISR), `default_dir` its `defaultDir` (each
+    /// replica's directory). `validate_configs` is ConfigurationControlManager's check of a new
+    /// topic's configs.
     pub fn create_topics(
         &self,
         topics: &[CreatableTopic],
-        brokers: &[(i32, Uuid)],
+        brokers: &[UsableBroker],
+        is_active: impl Fn(i32) -> bool,
+        default_dir: impl Fn(i32) -> Uuid,
         rng: &mut SimRng,
         validate_configs: impl Fn(&CreatableTopic) -> Result<(), (ApiError, String)>,
     ) -> (Vec<MetadataRecord>, Vec<TopicResult>) {
@@ -163,13 +168,31 @@ impl ReplicationControlManager {
                 ));
                 continue;
             }
-            if (rf as usize) > brokers.len() {
+            // StripedReplicaPlacer over the usable brokers (fenced ones included); the ISR is
+            // the active replicas and the leader the first of them.
+            let placed = match placement::place(rng, partitions, rf, brokers) {
+                Ok(p) => p,
+                Err(m) => {
+                    results.push(fail(
+                        ApiError::InvalidReplicationFactor,
+                        format!("Unable to replicate the partition {rf} time(s): {m}"),
+                    ));
+                    continue;
+                }
+            };
+            let mut parts = Vec::with_capacity(placed.len());
+            for replicas in placed {
+                let isr: Vec<i32> = replicas.iter().copied().filter(|r| is_active(*r)).collect();
+                if isr.is_empty() {
+                    break;
+                }
+                parts.push((replicas, isr));
+            }
+            if parts.len() != partitions as usize {
+                // An empty ISR: every replica fenced or in controlled shutdown.
                 results.push(fail(
                     ApiError::InvalidReplicationFactor,
-                    format!(
-                        "Unable to replicate the partition {rf} time(s): The target replication factor of {rf} cannot be reached because only {} broker(s) are registered.",
-                        brokers.len()
-                    ),
+                    format!("Unable to replicate the partition {rf} time(s): All brokers are currently fenced or in controlled shutdown."),
                 ));
                 continue;
             }
@@ -186,22 +209,16 @@ impl ReplicationControlManager {
                     value: Some(v.clone()),
                 }));
             }
-            // Striped placement: a random start, then consecutive brokers per partition.
-            let start = rng.below(brokers.len() as u64) as usize;
-            for p in 0..partitions {
-                let replicas: Vec<(i32, Uuid)> = (0..rf as usize)
-                    .map(|i| brokers[(start + p as usize + i) % brokers.len()])
-                    .collect();
-                let ids: Vec<i32> = replicas.iter().map(|r| r.0).collect();
+            for (p, (replicas, isr)) in parts.into_iter().enumerate() {
                 records.push(MetadataRecord::Partition(PartitionRecord {
-                    partition_id: p,
+                    partition_id: p as i32,
                     topic_id,
-                    replicas: ids.clone(),
-                    isr: ids.clone(),
-                    leader: ids[0],
+                    directories: replicas.iter().map(|r| default_dir(*r)).collect(),
+                    replicas,
+                    leader: isr[0],
+                    isr,
                     leader_epoch: 0,
                     partition_epoch: 0,
-                    directories: replicas.iter().map(|r| r.1).collect(),
                     ..Default::default()
                 }));
             }

@@ -134,6 +134,8 @@ pub enum ControllerRequest {
         port: u16,
         /// logDirs
         log_dirs: Vec<Uuid>,
+        /// previousBrokerEpoch: the broker epoch in the clean-shutdown file, -1 without one.
+        previous_broker_epoch: i64,
     },
     /// AlterPartitionRequest from a partition leader: a new ISR.
     AlterPartition {

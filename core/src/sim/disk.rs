@@ -6,6 +6,25 @@ use std::collections::BTreeMap;
 /// The metadata log directory name.
 pub const METADATA_DIR: &str = "__cluster_metadata-0";
 
+/// `CleanShutdownFileHandler.CLEAN_SHUTDOWN_FILE_NAME`, in the log directory.
+pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
+
+/// The clean-shutdown file's text: `{"version":0,"brokerEpoch":N}` (Jackson, no newline).
+pub fn clean_shutdown_content(broker_epoch: i64) -> String {
+    format!("{{\"version\":0,\"brokerEpoch\":{broker_epoch}}}")
+}
+
+/// `CleanShutdownFileHandler.read`: the broker epoch, or None when the file is missing or
+/// unreadable.
+pub fn read_clean_shutdown_epoch(text: &str) -> Option<i64> {
+    let rest = text.split("\"brokerEpoch\":").nth(1)?;
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
+}
+
 /// What one node has on disk.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Disk {
@@ -23,6 +42,11 @@ impl Disk {
     pub fn write_file(&mut self, path: &str, content: String) {
         self.files.insert(path.to_string(), content);
         self.writes += 1;
+    }
+
+    /// Delete a small file; true if it was there.
+    pub fn delete_file(&mut self, path: &str) -> bool {
+        self.files.remove(path).is_some()
     }
 
     /// Read a small file.

@@ -1,6 +1,6 @@
 //! The world: nodes, network, clock, one RNG, one event queue. `step()` runs exactly one event.
 
-use super::disk::Disk;
+use super::disk::{clean_shutdown_content, read_clean_shutdown_epoch, Disk, CLEAN_SHUTDOWN_FILE};
 use super::message::Message;
 use super::network::{InFlight, Network, NetworkConfig};
 use super::node::{Node, ProcessState, Roles};
@@ -600,8 +600,19 @@ impl World {
                         {
                             cout.push(m);
                         }
+                        if b.load_logs() {
+                            // loadLogs deletes the clean-shutdown marker (KAFKA-10471).
+                            io.disk.delete_file(CLEAN_SHUTDOWN_FILE);
+                        }
                         if b.state == crate::broker::BrokerState::ShuttingDown {
-                            b.close(now, io.log);
+                            // BrokerServer.shutdown: logManager.shutdown(brokerEpoch) marks a
+                            // clean shutdown in a log dir whose logs were loaded.
+                            if b.close(now, io.log) && b.logs_loaded() {
+                                io.disk.write_file(
+                                    CLEAN_SHUTDOWN_FILE,
+                                    clean_shutdown_content(b.broker_epoch()),
+                                );
+                            }
                             raft.shutdown(GRACEFUL_SHUTDOWN_TIMEOUT_MS, &mut io);
                             if let Ok(w) = raft.poll(&mut io) {
                                 return wake.min(w);
@@ -1116,12 +1127,18 @@ impl World {
             node.controller_run_ms = None;
             node.controller_gen += 1;
             node.broker = if node.roles != Roles::Controller {
+                // readBrokerEpochFromCleanShutdownFiles, before the logs load.
+                let previous_epoch = io
+                    .disk
+                    .read_file(CLEAN_SHUTDOWN_FILE)
+                    .and_then(read_clean_shutdown_epoch);
                 Some(BrokerLifecycleManager::new(
                     id,
                     Uuid::random(io.rng),
                     node.broker_port,
                     node.directory_id,
                     cluster_id.clone(),
+                    previous_epoch,
                 ))
             } else {
                 None

@@ -132,7 +132,8 @@ pub fn ls(world: &World, args: &[String]) -> Result<String, ToolError> {
             }
             out.push_str(&format!("{p}:\n"));
         }
-        for n in names {
+        // Without -a, ls hides dot files (the clean-shutdown marker).
+        for n in names.iter().filter(|n| !n.starts_with('.')) {
             out.push_str(&format!("{n}\n"));
         }
     }
