@@ -223,6 +223,8 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
     let lang = props.lang.code();
 
+    // A step with no command (a pause, the closing words) gives its narration the whole width.
+    let no_command = pos == 0 || run.lesson.steps[pos - 1].command.is_empty();
     let (narration, terminal, pause) = if pos == 0 {
         (
             html! { <p class="hint" id="lesson-start">{ l.start_hint }</p> },
@@ -308,7 +310,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                  data-lesson={run.name()} data-step={pos.to_string()} data-steps={n.to_string()}
                  data-playing={run.playing.is_some().to_string()} data-lang={lang}>
             <h2 id="lesson-title" class="visually-hidden">{ lesson_title(run, props.lang) }</h2>
-            <div class="strip-body">
+            <div class={classes!("strip-body", no_command.then_some("no-command"))}>
                 <div class="strip-narration">{ narration }{ pause }</div>
                 { terminal }
             </div>
