@@ -2,7 +2,7 @@
 //! drive the simulated cluster (`cluster`, `run`, `kill -9`, `partition`, ...) or run Kafka's
 //! tools against it (`kafka-metadata-quorum.sh ...`).
 
-use crate::cli::{parse_duration_ms, parse_ids};
+use crate::sim::args::{parse_duration_ms, parse_ids};
 use crate::sim::clock::log4j_timestamp;
 use crate::sim::network::DropRule;
 use crate::sim::{World, WorldConfig};
@@ -412,7 +412,7 @@ impl Console {
                 }
                 Ok(String::new())
             }
-            "status" => Ok(crate::cli::status_table(self.world()?)
+            "status" => Ok(crate::view::status::status_table(self.world()?)
                 .trim_end()
                 .to_string()),
             "mark" => {
