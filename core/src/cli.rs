@@ -1,7 +1,9 @@
 //! The `kraft` command line: `kraft sim ...` runs a cluster and prints its logs and a status
 //! table; `kraft bench` measures the engine.
 
+pub use crate::sim::args::{parse_duration_ms, parse_ids};
 use crate::sim::{World, WorldConfig};
+pub use crate::view::status::status_table;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -50,48 +52,6 @@ pub fn main(args: Vec<String>) -> i32 {
             2
         }
     }
-}
-
-/// Parse `10s`, `250ms`, `2m`, `1h` or a bare number of ms.
-pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let (num, mult) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1000)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60_000)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3_600_000)
-    } else {
-        (t, 1)
-    };
-    let v: u64 = num
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration (try 250ms, 10s, 2m, 1h)"))?;
-    v.checked_mul(mult)
-        .ok_or_else(|| format!("duration '{text}' is too large"))
-}
-
-/// Parse `101,102,103`.
-pub fn parse_ids(text: &str) -> Result<Vec<i32>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    text.split(',')
-        .map(|p| {
-            p.trim()
-                .parse::<i32>()
-                .map_err(|_| format!("'{p}' is not a node id"))
-                .and_then(|id| {
-                    if id < 0 {
-                        Err(format!("node id {id} is negative"))
-                    } else {
-                        Ok(id)
-                    }
-                })
-        })
-        .collect()
 }
 
 fn parse_at(text: &str) -> Result<(i32, u64), String> {
@@ -204,44 +164,6 @@ fn sim(args: &[String]) -> Result<String, String> {
     out.push_str(&notes);
     out.push_str(&status_table(&world));
     Ok(out)
-}
-
-/// The final status table of `kraft sim`.
-pub fn status_table(world: &World) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "seed {}  virtual time {} ms  events {}  cluster id {}",
-        world.config().seed,
-        world.now_ms(),
-        world.events_run(),
-        world.cluster_id()
-    );
-    let _ = writeln!(
-        out,
-        "{:<6} {:<18} {:<8} {:<12} {:>5} {:>6} {:>5} {:>6} {:>6}",
-        "node", "roles", "process", "state", "epoch", "leader", "voted", "LEO", "HW"
-    );
-    let view = world.view();
-    for n in &view.nodes {
-        let opt = |v: Option<i32>| v.map(|x| x.to_string()).unwrap_or_else(|| "-".into());
-        let _ = writeln!(
-            out,
-            "{:<6} {:<18} {:<8} {:<12} {:>5} {:>6} {:>5} {:>6} {:>6}",
-            n.id,
-            n.roles,
-            n.process,
-            n.raft_state,
-            n.epoch,
-            opt(n.leader_id),
-            opt(n.voted_id),
-            n.log_end_offset,
-            n.high_watermark
-                .map(|h| h.to_string())
-                .unwrap_or_else(|| "-".into())
-        );
-    }
-    out
 }
 
 fn sweep(args: &[String]) -> Result<(), String> {
@@ -524,22 +446,6 @@ fn bench(args: &[String]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_and_ids_parse_with_clear_errors() {
-        assert_eq!(parse_duration_ms("10s"), Ok(10_000));
-        assert_eq!(parse_duration_ms("250ms"), Ok(250));
-        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
-        assert_eq!(parse_duration_ms("42"), Ok(42));
-        assert!(parse_duration_ms("ten")
-            .unwrap_err()
-            .contains("not a duration"));
-        assert_eq!(parse_ids("101, 102,103"), Ok(vec![101, 102, 103]));
-        assert!(parse_ids("1,x")
-            .unwrap_err()
-            .contains("'x' is not a node id"));
-        assert!(parse_ids("-3").unwrap_err().contains("negative"));
-    }
 
     #[test]
     fn sim_runs_and_reports_errors() {

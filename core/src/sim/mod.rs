@@ -1,6 +1,7 @@
 //! The deterministic simulation kernel: virtual clock, one seeded RNG, an event scheduler,
 //! the network, processes and disks.
 
+pub mod args;
 pub mod clock;
 pub mod disk;
 pub mod message;

@@ -236,7 +236,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
                 &world,
                 format!(
                     "no leader committed a new record within {LIVENESS_BOUND_MS} ms of healing (voters {voters}, observers {observers})\n{}",
-                    crate::cli::status_table(&world)
+                    crate::view::status::status_table(&world)
                 ) + &world
                     .nodes()
                     .map(|n| format!(
@@ -306,7 +306,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
                 &world,
                 format!(
                     "not converged within {CONVERGENCE_BOUND_MS} ms of healing: {missing}\n{}",
-                    crate::cli::status_table(&world)
+                    crate::view::status::status_table(&world)
                 ),
             ));
         }

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 pub mod pace;
+pub mod status;
 pub mod timeline;
 
 pub use timeline::{RevertView, TimelineView};

@@ -1,0 +1,85 @@
+//! The commands that build the cluster: `cluster`, `set` and `add-broker`.
+
+use super::{key_values, Call, Console};
+use crate::sim::args::parse_ids;
+use crate::sim::{World, WorldConfig};
+
+impl Console {
+    /// `cluster controllers=101,102,103 brokers=1 combined=104 seed=7`: a new world, with the
+    /// settings `set` gave so far.
+    pub(super) fn cluster(&mut self, call: &Call) -> Result<String, String> {
+        let mut controllers = vec![101, 102, 103];
+        let mut brokers = Vec::new();
+        let mut combined = Vec::new();
+        let mut seed = 7u64;
+        for (k, v) in key_values(call.args)? {
+            match k.as_str() {
+                "controllers" => controllers = parse_ids(&v)?,
+                "brokers" => brokers = parse_ids(&v)?,
+                "combined" => combined = parse_ids(&v)?,
+                "seed" => {
+                    seed = v
+                        .parse()
+                        .map_err(|_| format!("seed '{v}' is not a whole number"))?
+                }
+                other => {
+                    return Err(format!(
+                        "cluster: unknown key '{other}' (controllers, brokers, combined, seed)"
+                    ))
+                }
+            }
+        }
+        let mut config = WorldConfig::new(seed, controllers, brokers);
+        config.combined = combined;
+        for (k, v) in &self.settings {
+            crate::lesson::settings::apply(&mut config, k, *v);
+        }
+        let world = World::new(config).map_err(|e| e.to_string())?;
+        self.marks.clear();
+        self.world = Some(world);
+        Ok(String::new())
+    }
+
+    /// `set KEY=VALUE ...`: the console's own settings at any time, the cluster's before
+    /// `cluster`.
+    pub(super) fn set(&mut self, call: &Call) -> Result<String, String> {
+        let args = call.args;
+        if args.is_empty() {
+            return Err("usage: set key=value ... (`help set` lists the settings)".into());
+        }
+        for (k, v) in key_values(args)? {
+            let setting = crate::lesson::settings::find(&k)
+                .ok_or_else(|| crate::lesson::settings::unknown(&k))?;
+            let n = setting.parse(&v)?;
+            match k.as_str() {
+                "tick.ms" => self.tick_ms = n as u64,
+                "command.max.ms" => self.max_command_ms = n as u64,
+                "command.max.events" => self.max_command_events = n as u64,
+                _ if self.world.is_some() => {
+                    return Err(format!(
+                        "{k} takes effect at start: put `set` before `cluster`"
+                    ))
+                }
+                _ => {
+                    self.settings.insert(k, n);
+                }
+            }
+        }
+        Ok(String::new())
+    }
+
+    /// `add-broker N`: a new, empty broker joins the running cluster.
+    pub(super) fn add_broker(&mut self, call: &Call) -> Result<String, String> {
+        let raw = call
+            .args
+            .first()
+            .ok_or("usage: add-broker NODE (a new, empty broker)")?;
+        let id: i32 = raw
+            .parse()
+            .map_err(|_| format!("add-broker: '{raw}' is not a node id"))?;
+        self.world()?
+            .add_broker(id)
+            .map_err(|e| format!("add-broker: {e}"))?;
+        Ok(String::new())
+    }
+}

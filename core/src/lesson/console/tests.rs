@@ -1,0 +1,277 @@
+//! The console's unit tests: every command family, its errors and its budget.
+
+use super::*;
+
+#[test]
+fn kafka_configs_runs_from_the_console() {
+    let mut c = Console::new();
+    c.exec("cluster controllers=100 brokers=1 seed=7").unwrap();
+    c.exec("run until=active-controller timeout=10s").unwrap();
+    c.exec("sleep 5s").unwrap();
+    c.exec("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic orders")
+        .unwrap();
+    assert_eq!(
+        c.exec("kafka-configs.sh --bootstrap-server localhost:9092 --alter --topic orders --add-config retention.ms=1000")
+            .unwrap(),
+        "Completed updating config for topic orders."
+    );
+    assert_eq!(
+        c.exec("bin/kafka-configs --bootstrap-server localhost:9092 --describe --topic orders")
+            .unwrap(),
+        "Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}"
+    );
+    assert_eq!(
+        c.exec("kafka-configs.sh --bootstrap-server localhost:9092 --alter --topic orders --delete-config segment.ms")
+            .unwrap_err(),
+        "Invalid config(s): segment.ms"
+    );
+    assert!(c
+        .exec("frobnicate")
+        .unwrap_err()
+        .contains("kafka-configs.sh"));
+}
+
+#[test]
+fn commands_drive_the_cluster_and_bad_input_gets_clear_errors() {
+    let mut c = Console::new();
+    assert!(c.exec("status").unwrap_err().contains("no cluster yet"));
+    let help = c.exec("help").unwrap();
+    for cmd in [
+        "cluster",
+        "run until=",
+        "kill -9",
+        "partition",
+        "timeline",
+        "kafka-topics.sh",
+    ] {
+        assert!(help.contains(cmd), "help lists {cmd}");
+    }
+    assert!(c.exec("bogus").unwrap_err().contains("`help` lists them"));
+    c.exec("set controller.quorum.fetch.timeout.ms=2000")
+        .unwrap();
+    assert!(c
+        .exec("set bogus=1")
+        .unwrap_err()
+        .contains("unknown setting 'bogus'"));
+    c.exec("cluster controllers=101,102,103 brokers=1 seed=7")
+        .unwrap();
+    assert!(c
+        .exec("set controller.quorum.fetch.timeout.ms=1")
+        .unwrap_err()
+        .contains("before `cluster`"));
+    let out = c.exec("run until=leader timeout=10s").unwrap();
+    assert!(out.starts_with("leader "), "{out}");
+    assert!(c
+        .exec("kill -9 999")
+        .unwrap_err()
+        .contains("no node 999 in the cluster (nodes: 1, 101, 102, 103)"));
+    assert!(c
+        .exec("kill -HUP 101")
+        .unwrap_err()
+        .contains("unknown signal"));
+    assert!(c.exec("partition 101").unwrap_err().contains("usage"));
+    assert!(c
+        .exec("run until=nonsense")
+        .unwrap_err()
+        .contains("unknown condition"));
+    assert!(c
+        .exec("frobnicate")
+        .unwrap_err()
+        .contains("unknown command 'frobnicate'"));
+    assert!(c.exec("sleep ten").unwrap_err().contains("not a duration"));
+    c.exec("sleep 3s").unwrap();
+    let (l, e) = c.world.as_ref().unwrap().leader().unwrap();
+    c.exec(&format!("expect leader={l} epoch={e}")).unwrap();
+    assert!(c
+        .exec("expect leader=1")
+        .unwrap_err()
+        .starts_with("expected leader=1"));
+    c.exec("mark kill").unwrap();
+    c.exec(&format!("kill -9 {l}")).unwrap();
+    let out = c.exec("run until=leader-changed").unwrap();
+    let (l2, e2) = c.world.as_ref().unwrap().leader().unwrap();
+    assert!(l2 != l && e2 > e, "{out}");
+    let other = [101, 102, 103].into_iter().find(|i| *i != l).unwrap();
+    let t = c.exec(&format!("transitions {other} after=kill")).unwrap();
+    assert!(
+        t.contains("FollowerState -> ProspectiveState epoch="),
+        "{t}"
+    );
+    assert!(c
+        .exec("transitions 101 after=nope")
+        .unwrap_err()
+        .contains("no mark 'nope'"));
+}
+
+#[test]
+fn step_and_tick_say_what_ran() {
+    let mut c = Console::new();
+    c.exec("cluster controllers=101,102,103 seed=1").unwrap();
+    let out = c.exec("step 4").unwrap();
+    assert_eq!(out.lines().count(), 4, "{out}");
+    assert!(
+        out.lines()
+            .next()
+            .unwrap()
+            .starts_with("[2 ms] deliver FetchRequest 102 -> 101"),
+        "{out}"
+    );
+    assert!(out.contains("deliver FetchRequest 102 -> 101"), "{out}");
+    let before = c.world.as_ref().unwrap().events_run();
+    let out = c.exec("tick 3").unwrap();
+    let ran = c.world.as_ref().unwrap().events_run() - before;
+    assert!(out.contains("+300 ms:"), "{out}");
+    assert!(out.contains(&format!(" {ran} events")), "{out}");
+    assert!(c.exec("step x").unwrap_err().contains("not a number"));
+}
+
+#[test]
+fn every_command_runs_within_its_budget() {
+    let mut c = Console::new();
+    c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+        .unwrap();
+    for (cmd, says) in [
+        (
+            "sleep 1000h",
+            "sleep: 1000h is longer than one command may run (1h;",
+        ),
+        ("tick 2147483648", "tick: "),
+        ("run until=leader timeout=100000h", "run: 100000h is longer"),
+        ("step 18446744073709551615", "step: at most 100000 events"),
+        ("step 18446744073709551616", "is not a number of events"),
+        ("slow 101 18446744073709551615ms", "slow: at most 168h"),
+        ("sleep 5s extra", "sleep: unexpected 'extra'"),
+    ] {
+        let e = c.exec(cmd).unwrap_err();
+        assert!(e.contains(says), "{cmd}: {e}");
+    }
+    assert_eq!(c.world.as_ref().unwrap().now_ms(), 0, "nothing ran");
+    // An event budget stops a command where it got to, with a clear message; the
+    // cluster stays usable.
+    c.exec("set command.max.events=500").unwrap();
+    let e = c.exec("sleep 10s").unwrap_err();
+    assert!(
+        e.starts_with("sleep: stopped at ") && e.contains("after 500 events"),
+        "{e}"
+    );
+    let w = c.world.as_ref().unwrap();
+    assert!(w.now_ms() < 10_000 && w.events_run() == 500);
+    assert!(c.exec("step 600").unwrap_err().contains("after 500 events"));
+    assert!(c
+        .exec("tick 100")
+        .unwrap_err()
+        .starts_with("tick: stopped at"));
+    c.exec("set command.max.events=1000000 command.max.ms=7200000")
+        .unwrap();
+    c.exec("sleep 2h").unwrap();
+    assert!(c.exec("status").is_ok());
+    // The page plays a wait in pieces: the same budget, over all of them.
+    c.exec("set command.max.events=300").unwrap();
+    let Begun::Wait(wait) = c.begin("sleep 20s") else {
+        panic!("a wait")
+    };
+    let w = c.world.as_mut().unwrap();
+    let mut out = None;
+    for frame in 1..1000 {
+        out = wait.advance(w, wait.start_ms + frame * 10, |_| false);
+        if out.is_some() {
+            break;
+        }
+    }
+    assert!(out.unwrap().unwrap_err().contains("after 300 events"));
+}
+
+#[test]
+fn settings_take_kafkas_ranges_and_texts() {
+    let mut c = Console::new();
+    assert_eq!(
+        c.exec("set controller.quorum.retry.backoff.ms=-1").unwrap_err(),
+        "Invalid value -1 for configuration controller.quorum.retry.backoff.ms: Value must be at least 0"
+    );
+    assert!(c
+        .exec("set controller.quorum.request.timeout.ms=0")
+        .unwrap_err()
+        .contains("at least 1 in the playground"));
+    assert!(c
+        .exec("set network.latency.ms=18446744073709551615")
+        .unwrap_err()
+        .contains("0..=60000"));
+    assert!(c
+        .exec("set bogus=1")
+        .unwrap_err()
+        .contains("unknown setting 'bogus'"));
+    c.exec("set metadata.max.idle.interval.ms=0 tick.ms=250")
+        .unwrap();
+    assert_eq!(c.tick_ms, 250);
+    assert!(c.exec("help set").unwrap().contains("command.max.events"));
+}
+
+#[test]
+fn drop_rules_and_limits_are_checked() {
+    let mut c = Console::new();
+    c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+        .unwrap();
+    assert!(c.exec("drop").unwrap_err().starts_with("usage: drop"));
+    assert!(c.exec("drop rate=5").unwrap_err().contains("from 0 to 1"));
+    assert!(c.exec("drop rate=NaN").unwrap_err().contains("from 0 to 1"));
+    assert!(c
+        .exec("drop kind=Fetch")
+        .unwrap_err()
+        .contains("did you mean FetchRequest or FetchResponse"));
+    assert!(c
+        .exec("drop kind=Bogus")
+        .unwrap_err()
+        .contains("BrokerHeartbeat"));
+    c.exec("drop kind=fetchrequest from=102").unwrap();
+    assert_eq!(
+        c.world.as_ref().unwrap().network().drop_rules[0]
+            .kind
+            .as_deref(),
+        Some("FetchRequest")
+    );
+    for id in 2..14 {
+        c.exec(&format!("add-broker {id}")).unwrap();
+    }
+    assert!(c
+        .exec("add-broker 99")
+        .unwrap_err()
+        .contains("at most 16 nodes"));
+}
+
+#[test]
+fn every_kind_on_the_wire_is_one_a_drop_rule_may_name() {
+    let kinds = crate::sim::network::message_kinds();
+    let mut c = Console::new();
+    c.exec("cluster controllers=101,102,103 brokers=1,2,3 seed=4")
+        .unwrap();
+    c.exec("sleep 10s").unwrap();
+    c.exec("kafka-topics.sh --bootstrap-server localhost:9092 --create --topic t --replication-factor 3")
+        .unwrap();
+    c.exec("kill -9 101").unwrap();
+    let w = c.world.as_mut().unwrap();
+    for _ in 0..20_000 {
+        let Some(line) = w.step_described() else {
+            break;
+        };
+        if let Some(rest) = line.split("] deliver ").nth(1) {
+            let kind = rest.split_whitespace().next().unwrap();
+            assert!(kinds.iter().any(|k| k == kind), "{kind} not in {kinds:?}");
+        }
+    }
+}
+
+#[test]
+fn words_split_with_quotes() {
+    assert_eq!(
+        split_words("grep \"a b\" x").unwrap(),
+        vec!["grep", "a b", "x"]
+    );
+    assert!(split_words("grep \"a").is_err());
+}
+
+#[test]
+fn every_command_in_the_table_is_in_help() {
+    for (name, _) in COMMANDS {
+        assert!(HELP.contains(name), "help lists {name}");
+    }
+}
