@@ -5,9 +5,12 @@
 
 use serde::Serialize;
 
+mod build;
 pub mod pace;
 pub mod status;
 pub mod timeline;
+
+pub(crate) use build::{message_view, raft_timer_view};
 
 pub use timeline::{RevertView, TimelineView};
 

@@ -130,7 +130,7 @@ pub fn moment(world: &World) -> Moment {
         if let Some(t) = node
             .raft
             .as_ref()
-            .and_then(|r| crate::sim::world::raft_timer_view(r.state()))
+            .and_then(|r| super::raft_timer_view(r.state()))
         {
             if t.deadline_ms <= now + TIMER_NEAR_MS {
                 found = found.max(Moment::TimerRunningOut);

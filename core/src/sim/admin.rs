@@ -1,0 +1,55 @@
+//! The admin client: the tools' (`kafka-topics.sh`, `kafka-configs.sh`, ...) requests to the
+//! controllers, their responses, and the active-controller lookup the tools bootstrap from.
+
+use super::message::Message;
+use super::node::ProcessState;
+use super::world::{SimError, World};
+use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
+use std::collections::BTreeMap;
+
+/// The node id the admin client (the tools) sends from.
+pub const ADMIN_CLIENT_ID: i32 = -1;
+
+/// The tools' client: requests sent and responses received.
+#[derive(Clone, Debug, Default)]
+pub(super) struct AdminClient {
+    /// The correlation id of the next request.
+    pub(super) next_correlation_id: u64,
+    /// Responses received, by correlation id.
+    pub(super) responses: BTreeMap<u64, ControllerResponse>,
+}
+
+impl World {
+    /// Send a controller request from the admin client to node `to` (as
+    /// `--bootstrap-controller` does). Returns the correlation id to wait for.
+    pub fn admin_send(&mut self, to: i32, request: ControllerRequest) -> Result<u64, SimError> {
+        if !self.nodes.contains_key(&to) {
+            return Err(SimError::UnknownNode(to));
+        }
+        let cid = self.admin.next_correlation_id;
+        self.admin.next_correlation_id += 1;
+        self.send(
+            ADMIN_CLIENT_ID,
+            to,
+            Message::Controller(ControllerMessage::Request {
+                correlation_id: cid,
+                body: request,
+            }),
+        );
+        Ok(cid)
+    }
+
+    /// The admin client's response to request `cid`, once it arrived.
+    pub fn admin_response(&self, cid: u64) -> Option<&ControllerResponse> {
+        self.admin.responses.get(&cid)
+    }
+
+    /// The running node whose QuorumController is active, if any.
+    pub fn active_controller(&self) -> Option<i32> {
+        self.nodes
+            .values()
+            .filter(|n| n.process == ProcessState::Running)
+            .find(|n| n.controller.as_ref().is_some_and(|c| c.is_active()))
+            .map(|n| n.id)
+    }
+}
