@@ -167,6 +167,7 @@ pub fn lang_for(tag: &str) -> Lang {
     }
 }
 
+/// The value of `key=` in a query string.
 fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
     query
         .trim_start_matches('?')

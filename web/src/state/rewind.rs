@@ -69,6 +69,7 @@ impl Playground {
     }
 }
 
+/// A fresh rewind for free play starting at `console`.
 pub(super) fn new_rewind(console: &Console) -> Rewind {
     Rewind::new(console, REWIND_CHECKPOINTS, REWIND_EVERY_EVENTS)
 }
