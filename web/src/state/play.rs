@@ -208,3 +208,33 @@ pub fn play_line(line: &str) -> Option<u64> {
         .parse()
         .ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{open, reopen};
+    use super::super::Action;
+    use super::*;
+    use yew::Reducible;
+
+    #[test]
+    fn free_play_plays_frames_at_a_speed_or_adaptive_and_the_address_replays_them() {
+        for speed in [ADAPTIVE, 50, 1000] {
+            let mut s = open("?seed=5")
+                .reduce(Action::SetSpeed(speed))
+                .reduce(Action::Play);
+            for _ in 0..90 {
+                s = s.reduce(Action::Frame { wall_us: 16_667 });
+            }
+            s = s.reduce(Action::Pause);
+            let v = s.view.clone().unwrap();
+            assert!(v.now_ms > 0, "speed {speed}");
+            assert!(
+                s.history.iter().all(|l| l.starts_with(PLAY_PREFIX)),
+                "{:?}",
+                s.history
+            );
+            let again = reopen(&s, "?seed=5");
+            assert_eq!(again.view.as_ref().unwrap(), &v, "speed {speed}");
+        }
+    }
+}

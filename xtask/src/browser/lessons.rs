@@ -8,10 +8,11 @@ use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use super::{
-    click, element_screenshot, no_errors, nodes, press, press_char, screenshot, wait_until,
-    WAIT_LIMIT,
+use super::driver::{
+    click, element_screenshot, no_errors, press, press_char, screenshot, wait_until,
 };
+use super::free_play::nodes;
+use super::WAIT_LIMIT;
 use crate::Result;
 
 /// What the lesson panel shows: step k of n, and the current step's output (`None` when the step

@@ -11,8 +11,9 @@ use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
+use super::driver::{no_errors, press, screenshot};
 use super::lessons::wait_for_step;
-use super::{no_errors, press, screenshot, WAIT_LIMIT};
+use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The projector sizes the stage is checked at.

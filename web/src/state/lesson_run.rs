@@ -1,0 +1,221 @@
+//! The lesson being played: which one, how far, what each step printed, and the steps that
+//! move it (the next step, or a replay from the start to any step).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use kraft_core::lesson::runner::step_output;
+use kraft_core::lesson::stage::Stage;
+use kraft_core::lesson::wait::PlayedWait;
+use kraft_core::lesson::{Console, Lesson};
+
+use super::{begin_step, Playground, StepStart};
+use crate::lessons;
+use crate::share::NEXT_STEP_LINE;
+
+/// A lesson being played: which one, and how far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonRun {
+    /// Index in [`lessons::LESSONS`].
+    pub index: usize,
+    /// The parsed lesson.
+    pub lesson: Rc<Lesson>,
+    /// How many steps ran (0 = none yet, `steps.len()` = the end).
+    pub pos: usize,
+    /// What each step that ran printed (`None` for a step without a command, and for the step
+    /// still playing); `pos` entries.
+    pub outputs: Vec<Option<String>>,
+    /// The stage after each step (see [`Stage::of_lesson`]).
+    pub stages: Rc<Vec<Stage>>,
+    /// The wait step being played (step `pos`), while it plays.
+    pub playing: Option<PlayedWait>,
+}
+
+impl LessonRun {
+    /// The stage now: after the last step that ran (the default stage before the first).
+    pub fn stage(&self) -> Stage {
+        self.pos
+            .checked_sub(1)
+            .and_then(|k| self.stages.get(k))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The lesson's name (`03-timeline`).
+    pub fn name(&self) -> &'static str {
+        lessons::LESSONS[self.index].0
+    }
+
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.lesson.steps.len()
+    }
+
+    /// Whether the lesson has no steps.
+    pub fn is_empty(&self) -> bool {
+        self.lesson.steps.is_empty()
+    }
+}
+
+impl Playground {
+    /// Lesson `index` at its start, before its first step.
+    pub(super) fn start_lesson(&mut self, index: usize) -> Result<(), String> {
+        let lesson = lessons::parse(index).map_err(|e| e.to_string())?;
+        self.console = Rc::new(RefCell::new(Console::new()));
+        self.history = Rc::new(Vec::new());
+        let stages = Rc::new(Stage::of_lesson(&lesson));
+        self.lesson = Some(Rc::new(LessonRun {
+            index,
+            lesson: Rc::new(lesson),
+            pos: 0,
+            outputs: Vec::new(),
+            stages,
+            playing: None,
+        }));
+        Ok(())
+    }
+
+    /// Runs the lesson's steps from the start in a fresh console up to `pos` steps.
+    pub(super) fn lesson_goto(&mut self, pos: usize) {
+        let Some(run) = self.lesson.clone() else {
+            return;
+        };
+        let pos = pos.min(run.len());
+        let mut console = Console::new();
+        let outputs = run.lesson.steps[..pos]
+            .iter()
+            .map(|s| (!s.command.is_empty()).then(|| step_output(&mut console, &s.command)))
+            .collect();
+        self.console = Rc::new(RefCell::new(console));
+        self.history = Rc::new(Vec::new());
+        self.lesson = Some(Rc::new(LessonRun {
+            pos,
+            outputs,
+            playing: None,
+            ..(*run).clone()
+        }));
+    }
+
+    /// Runs the lesson's next step on the current console: a wait step starts playing (when
+    /// waits play), any other step runs at once. While a wait plays, it runs to its end at once
+    /// instead (the lecturer skips it).
+    pub(super) fn lesson_next(&mut self, play_waits: bool) {
+        let Some(run) = self.lesson.clone() else {
+            return;
+        };
+        if run.playing.is_some() {
+            self.skip_wait();
+            return;
+        }
+        let Some(step) = run.lesson.steps.get(run.pos) else {
+            return;
+        };
+        let mut next = (*run).clone();
+        if step.command.is_empty() {
+            next.outputs.push(None);
+        } else {
+            let mut console = self.console.borrow_mut();
+            match begin_step(&mut console, &step.command, play_waits) {
+                StepStart::Ran(out) => next.outputs.push(Some(out)),
+                StepStart::Plays(played) => {
+                    next.outputs.push(None);
+                    next.playing = Some(*played);
+                }
+            }
+        }
+        next.pos += 1;
+        self.lesson = Some(Rc::new(next));
+        if !self.history.is_empty() {
+            Rc::make_mut(&mut self.history).push(NEXT_STEP_LINE.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{open, play_out, reopen, timeline};
+    use super::super::Action;
+    use yew::Reducible;
+
+    #[test]
+    fn a_lesson_steps_forward_and_rewinds_by_replaying() {
+        let mut s = timeline();
+        let n = s.lesson.as_ref().unwrap().len();
+        assert_eq!(s.lesson.as_ref().unwrap().pos, 0);
+        assert!(s.view.is_none(), "03-timeline starts no cluster");
+        for _ in 0..n + 2 {
+            s = s.reduce(Action::LessonNext);
+        }
+        let run = s.lesson.clone().unwrap();
+        assert_eq!(run.pos, n);
+        let all: Vec<String> = run.outputs.iter().flatten().cloned().collect();
+        assert!(all
+            .iter()
+            .any(|o| o == "committed up to 10 current={orders=id-A} snapshots=[10]"));
+        assert!(all.iter().any(|o| {
+            o
+            == "lost leadership, reverted to 11 current={orders=id-A, payments=id-B} snapshots=[11]"
+        }));
+        let back = s.clone().reduce(Action::LessonPrev);
+        let b = back.lesson.clone().unwrap();
+        assert_eq!(b.pos, n - 1);
+        assert_eq!(
+            b.outputs[..],
+            run.outputs[..n - 1],
+            "replay gives the same outputs"
+        );
+        let again = back.reduce(Action::LessonNext);
+        assert_eq!(again.lesson.as_ref().unwrap().outputs, run.outputs);
+        let start = again.reduce(Action::LessonRestart);
+        assert_eq!(start.lesson.as_ref().unwrap().pos, 0);
+        let mid = start.reduce(Action::LessonGoto(3));
+        assert_eq!(mid.lesson.as_ref().unwrap().outputs[..], run.outputs[..3]);
+    }
+
+    #[test]
+    fn a_lessons_wait_plays_frame_by_frame_and_prints_the_pinned_output() {
+        // States share their console (the world is changed in place), so each branch below
+        // starts from a fresh page.
+        let two_steps = |query: &str| {
+            open(query)
+                .reduce(Action::LessonNext)
+                .reduce(Action::LessonNext)
+        };
+        let want = two_steps("?lesson=02-election&lang=en&play=0");
+        let want_outputs = want.lesson.as_ref().unwrap().outputs.clone();
+        // Step 2 is `run until=leader`: it plays.
+        let s = two_steps("?lesson=02-election&lang=en");
+        assert!(s.playing_wait() && s.animating());
+        let run = s.lesson.clone().unwrap();
+        assert_eq!(
+            (run.pos, run.outputs[1].as_ref()),
+            (2, None),
+            "no output while it plays"
+        );
+        let (played, frames) = play_out(s, 60 * 60);
+        assert!(
+            frames > 60,
+            "an election is played over seconds, not one frame: {frames}"
+        );
+        assert_eq!(played.lesson.as_ref().unwrap().outputs, want_outputs);
+        assert_eq!(played.view, want.view, "the same world");
+        // The address of a played lesson gives the same state.
+        let again = reopen(&played, "?lesson=02-election&lang=en");
+        assert_eq!(again.view, played.view);
+        // → while it plays skips to its end, with the same output; so does a typed command.
+        let skipped = two_steps("?lesson=02-election&lang=en")
+            .reduce(Action::Frame { wall_us: 16_667 })
+            .reduce(Action::LessonNext);
+        assert!(!skipped.playing_wait());
+        assert_eq!(
+            skipped.lesson.as_ref().unwrap().pos,
+            2,
+            "a skip does not run the next step"
+        );
+        assert_eq!(skipped.lesson.as_ref().unwrap().outputs, want_outputs);
+        assert_eq!(skipped.view, want.view);
+        let typed = two_steps("?lesson=02-election&lang=en").reduce(Action::Exec("mark x".into()));
+        assert!(!typed.playing_wait());
+        assert_eq!(typed.lesson.as_ref().unwrap().outputs, want_outputs);
+    }
+}
