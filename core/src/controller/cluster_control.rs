@@ -64,7 +64,7 @@ impl ClusterControlManager {
     }
 
     /// `replay(BrokerRegistrationChangeRecord)`: "Replayed ... modifying the registration" with
-    /// the record, or "Ignoring no-op registration change for <BrokerRegistration>" when the
+    /// the record, or "Ignoring no-op registration change for `BrokerRegistration(...)`" when the
     /// registration stays the same.
     pub fn replay_change(
         &mut self,
