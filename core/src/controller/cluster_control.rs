@@ -340,13 +340,7 @@ fn security_protocol_name(id: i16) -> &'static str {
 /// BrokerRegistrationChangeRecord sets it.
 pub fn broker_registration_text(r: &RegisterBrokerRecord) -> String {
     let dirs: Vec<String> = r.log_dirs.iter().map(|d| d.to_string()).collect();
-    let cordoned = match &r.cordoned_log_dirs {
-        None => "null".to_string(),
-        Some(dirs) => {
-            let c: Vec<String> = dirs.iter().map(|d| d.to_string()).collect();
-            format!("[{}]", c.join(", "))
-        }
-    };
+    let cordoned = crate::metadata::wire::java_nullable_list(r.cordoned_log_dirs.as_deref());
     format!(
         "BrokerRegistration(id={}, epoch={}, incarnationId={}, listeners={}, supportedFeatures={}, rack={}, fenced={}, inControlledShutdown={}, isMigratingZkBroker={}, directories=[{}], cordonedDirectories={})",
         r.broker_id,

@@ -1,7 +1,7 @@
 //! RegisterBrokerRecord (apiKey 0) and BrokerRegistrationChangeRecord (apiKey 17), plus the
 //! endpoint and feature entries they (and RegisterControllerRecord) carry.
 
-use super::wire::{field, java_list, JsonObject, Writer};
+use super::wire::{field, java_list, java_nullable_list, JsonObject, Writer};
 use crate::sim::uuid::Uuid;
 
 /// SecurityProtocol id of PLAINTEXT.
@@ -200,10 +200,7 @@ impl RegisterBrokerRecord {
             self.fenced,
             self.in_controlled_shutdown,
             java_list(&self.log_dirs),
-            self.cordoned_log_dirs
-                .as_deref()
-                .map(java_list)
-                .unwrap_or_else(|| "null".into())
+            java_nullable_list(self.cordoned_log_dirs.as_deref())
         )
     }
 
@@ -275,10 +272,7 @@ impl BrokerRegistrationChangeRecord {
             self.fenced,
             self.in_controlled_shutdown,
             java_list(&self.log_dirs),
-            self.cordoned_log_dirs
-                .as_deref()
-                .map(java_list)
-                .unwrap_or_else(|| "null".into())
+            java_nullable_list(self.cordoned_log_dirs.as_deref())
         )
     }
 

@@ -100,16 +100,9 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let mut topics_sent = 0;
     let mut alters_sent = 0;
     while world.now_ms() < safety_ms {
-        if !world.step() {
+        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
             break;
         }
-        if world.events_run() > MAX_EVENTS {
-            return Err(fail(
-                &world,
-                format!("more than {MAX_EVENTS} events: a livelock"),
-            ));
-        }
-        checker.check(&world).map_err(|e| fail(&world, e))?;
         // With controllers and brokers, topics give the fencing, controlled shutdown and
         // AlterPartition paths partitions to act on.
         if !raw_appends && observers > 0 && topics_sent < 2 && world.now_ms() >= next_topic {
@@ -249,16 +242,9 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
                     .collect::<String>(),
             ));
         }
-        if !world.step() {
+        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
             return Err(fail(&world, "the world ran out of events".into()));
         }
-        if world.events_run() > MAX_EVENTS {
-            return Err(fail(
-                &world,
-                format!("more than {MAX_EVENTS} events: a livelock"),
-            ));
-        }
-        checker.check(&world).map_err(|e| fail(&world, e))?;
         supervise(&mut world, &all);
         match appended {
             None if raw_appends => {
@@ -310,16 +296,9 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
                 ),
             ));
         }
-        if !world.step() {
+        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
             return Err(fail(&world, "the world ran out of events".into()));
         }
-        if world.events_run() > MAX_EVENTS {
-            return Err(fail(
-                &world,
-                format!("more than {MAX_EVENTS} events: a livelock"),
-            ));
-        }
-        checker.check(&world).map_err(|e| fail(&world, e))?;
         supervise(&mut world, &all);
     }
     let converged_ms = world.now_ms() - healed_at;
@@ -328,16 +307,9 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let before: Vec<u64> = all.iter().map(|id| world.node_events(*id)).collect();
     let quiet_end = world.now_ms() + QUIET_MS;
     while world.now_ms() < quiet_end {
-        if !world.step() {
+        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
             break;
         }
-        if world.events_run() > MAX_EVENTS {
-            return Err(fail(
-                &world,
-                format!("more than {MAX_EVENTS} events: a livelock"),
-            ));
-        }
-        checker.check(&world).map_err(|e| fail(&world, e))?;
     }
     let mut quiet_max_node_events = 0;
     for (id, before) in all.iter().zip(before) {
@@ -374,6 +346,18 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
         converged_ms,
         quiet_max_node_events,
     })
+}
+
+/// Run one event, then the livelock bound and the invariants; false when nothing is scheduled.
+fn step_checked(world: &mut World, checker: &mut InvariantChecker) -> Result<bool, String> {
+    if !world.step() {
+        return Ok(false);
+    }
+    if world.events_run() > MAX_EVENTS {
+        return Err(format!("more than {MAX_EVENTS} events: a livelock"));
+    }
+    checker.check(world)?;
+    Ok(true)
 }
 
 /// A supervisor restarts processes that exit (e.g. a graceful shutdown begun before the heal).
