@@ -4,12 +4,14 @@
 //! shutdown as BrokerHeartbeatManager grants it, the cordoned-log-dirs record, and the session
 //! tracker fencing stale brokers one per run, 10 ms apart.
 
-use kraft_core::controller::rpc::{ControllerRequest, ControllerResponse, CreatableTopic};
+use kraft_core::common::message::controller::{
+    ControllerRequest, ControllerResponse, CreatableTopic,
+};
+use kraft_core::common::node_log::{Level, LogFile, LogLine};
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::lesson::wait::Condition;
 use kraft_core::raft::batch::Record;
 use kraft_core::sim::network::DropRule;
-use kraft_core::sim::node_log::{Level, LogFile, LogLine};
 use kraft_core::sim::{World, WorldConfig};
 
 const BLM: &str = "org.apache.kafka.server.BrokerLifecycleManager";

@@ -1,12 +1,12 @@
 //! The QuorumController on top of the Raft quorum: bootstrap, the write lifecycle, standbys
 //! replaying, and the revert of uncommitted state when leadership is lost (article sections 3-4).
 
-use kraft_core::controller::rpc::{
+use kraft_core::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
 };
+use kraft_core::common::uuid::Uuid;
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::raft::batch::Record;
-use kraft_core::sim::uuid::Uuid;
 use kraft_core::sim::{World, WorldConfig};
 
 fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
@@ -736,7 +736,7 @@ fn registrations_advertise_all_production_features() {
     );
     let ctrl = w.node(active).unwrap().controller.as_ref().unwrap();
     let b = ctrl.state.cluster.brokers.get(&1).unwrap();
-    let text = kraft_core::controller::cluster_control::broker_registration_text(&b.record);
+    let text = kraft_core::metadata::broker_registration::broker_registration_text(&b.record);
     assert!(
         text.contains(&format!("{sorted}, rack=Optional.empty, ")),
         "{text}"

@@ -4,9 +4,9 @@
 //! error. `KRAFT_FUZZ_CASES=N` runs N programs and N/4 mutated lessons (default 600);
 //! `KRAFT_FUZZ_SEED=S` changes the seed. A failure prints the case's seed and its input.
 
+use kraft_core::common::rng::SimRng;
 use kraft_core::lesson::console::Console;
 use kraft_core::lesson::parse::Lesson;
-use kraft_core::sim::rng::SimRng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Values that have broken parsers before: zero, negatives, the integer edges, units, junk.

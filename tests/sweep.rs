@@ -2,7 +2,7 @@
 //! (a commit, convergence of every node and broker, no busy-waiting; see `sim::swarm`).
 //! `KRAFT_SEEDS=N` runs N seeds (default 1000); `KRAFT_SEED=S` runs one seed.
 
-use kraft_core::sim::swarm::run_seed;
+use kraft_core::swarm::run_seed;
 
 #[test]
 fn seed_sweep_keeps_raft_safe_and_live() {

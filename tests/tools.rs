@@ -1,7 +1,7 @@
 //! The lecturer's tools: kafka-metadata-quorum, kafka-topics, kafka-dump-log and the shell
 //! helpers, checked line by line against the real tools' layouts.
 
-use kraft_core::controller::rpc::{
+use kraft_core::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
 };
 use kraft_core::sim::{World, WorldConfig};
@@ -165,7 +165,7 @@ fn describe_replication_is_a_tab_padded_table_leader_first() {
         assert_eq!(lag, leo(&rows[1]) - leo(r));
     }
     // The leader's timestamps are the time of the answer.
-    let now = kraft_core::sim::clock::to_epoch_ms(w.now_ms()).to_string();
+    let now = kraft_core::common::clock::to_epoch_ms(w.now_ms()).to_string();
     assert_eq!(rows[1][4].trim_end(), now);
     assert_eq!(rows[1][5].trim_end(), now);
     let human = ok(
@@ -1085,7 +1085,7 @@ fn configs_errors_print_like_config_command() {
 
 #[test]
 fn configs_controller_rejects_unknown_topics_with_kafkas_message() {
-    use kraft_core::controller::rpc::{
+    use kraft_core::common::message::controller::{
         AlterConfigOpType, AlterConfigsResource, AlterableConfig, ApiError, ControllerRequest,
         ControllerResponse,
     };

@@ -100,8 +100,8 @@ fn sim(args: &[String]) -> Result<String, String> {
                 if for_ms > MAX_SIM_MS {
                     return Err(format!(
                         "--for {}: at most {} (about a minute of work)",
-                        crate::sim::clock::duration_text(for_ms),
-                        crate::sim::clock::duration_text(MAX_SIM_MS)
+                        crate::common::clock::duration_text(for_ms),
+                        crate::common::clock::duration_text(MAX_SIM_MS)
                     ));
                 }
             }
@@ -131,8 +131,8 @@ fn sim(args: &[String]) -> Result<String, String> {
     if let Some((at, _, id)) = actions.iter().find(|(at, _, _)| *at > for_ms) {
         return Err(format!(
             "--kill/--start {id}@{} comes after the end of the run (--for {})",
-            crate::sim::clock::duration_text(*at),
-            crate::sim::clock::duration_text(for_ms)
+            crate::common::clock::duration_text(*at),
+            crate::common::clock::duration_text(for_ms)
         ));
     }
     let mut notes = String::new();
@@ -193,7 +193,7 @@ fn sweep(args: &[String]) -> Result<(), String> {
     // claims "behaviour unchanged" must print the same two numbers.
     let (mut events, mut digest) = (0u64, 0xcbf2_9ce4_8422_2325u64);
     for seed in from..from + count {
-        match crate::sim::swarm::run_seed(seed, 20_000) {
+        match crate::swarm::run_seed(seed, 20_000) {
             Ok(r) => {
                 events += r.events;
                 for b in seed.to_le_bytes().into_iter().chain(r.events.to_le_bytes()) {
@@ -218,7 +218,7 @@ fn sweep(args: &[String]) -> Result<(), String> {
         converged.0,
         converged.1,
         quiet.0,
-        crate::sim::swarm::QUIET_MS / 1000,
+        crate::swarm::QUIET_MS / 1000,
         quiet.1
     );
     if bad > 0 {

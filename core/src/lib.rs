@@ -13,6 +13,7 @@
 
 pub mod broker;
 pub mod cli;
+pub mod common;
 pub mod controller;
 pub mod image;
 pub mod invariants;
@@ -20,6 +21,7 @@ pub mod lesson;
 pub mod metadata;
 pub mod raft;
 pub mod sim;
+pub mod swarm;
 pub mod timeline;
 pub mod tools;
 pub mod view;

@@ -11,8 +11,10 @@
 //! broker.heartbeat.interval.ms (KAFKA-19294), so the request timeout is that too.
 //! A new connection's ApiVersions exchange takes a correlation id, as in Kafka, but no time here.
 
-use crate::controller::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse};
-use crate::sim::node_log::{Level, LogFile, LogLine, NodeLog};
+use crate::common::message::controller::{
+    ApiError, ControllerMessage, ControllerRequest, ControllerResponse,
+};
+use crate::common::node_log::{Level, LogFile, LogLine, NodeLog};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The correlation ids of a broker's lifecycle requests start here, apart from the

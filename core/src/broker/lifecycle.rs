@@ -9,10 +9,12 @@
 //! gave up on) is retried after the interval; a heartbeat error never re-registers.
 
 use super::controller_channel::{Completion, NodeToControllerChannelManager};
+use crate::common::message::controller::{
+    ControllerMessage, ControllerRequest, ControllerResponse,
+};
+use crate::common::node_log::{Level, LogFile, LogLine, NodeLog};
+use crate::common::uuid::Uuid;
 use crate::controller::feature_control::is_cordoned_log_dirs_supported;
-use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
-use crate::sim::node_log::{Level, LogFile, LogLine, NodeLog};
-use crate::sim::uuid::Uuid;
 
 /// Kafka's BrokerState.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,11 @@
 //! follower has not caught up for `replica.lag.time.max.ms` — the second way out of the ISR
 //! (the first is the controller's fencing).
 
-use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
+use crate::common::message::controller::{
+    ControllerMessage, ControllerRequest, ControllerResponse,
+};
+use crate::common::message::replica::{ReplicaMessage, TopicPartition};
 use crate::image::MetadataImage;
-use crate::sim::uuid::Uuid;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// replica.lag.time.max.ms
@@ -15,44 +17,6 @@ pub const REPLICA_LAG_TIME_MAX_MS: u64 = 30_000;
 pub const REPLICA_FETCH_WAIT_MAX_MS: u64 = 500;
 /// AlterPartition and replica fetches use correlation ids from here.
 pub const REPLICA_CORRELATION_BASE: u64 = 2 << 32;
-
-/// A partition: topic id and partition index.
-pub type TopicPartition = (Uuid, i32);
-
-/// A data-plane message between brokers.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReplicaMessage {
-    /// A follower's Fetch for the partitions it follows on the receiver.
-    Fetch {
-        /// correlationId
-        correlation_id: u64,
-        /// The partitions, with the follower's fetch offsets (no data is produced, so 0).
-        partitions: Vec<TopicPartition>,
-    },
-    /// The leader's answer.
-    FetchResponse {
-        /// correlationId
-        correlation_id: u64,
-    },
-}
-
-impl ReplicaMessage {
-    /// Label for views.
-    pub fn kind(&self) -> String {
-        match self {
-            ReplicaMessage::Fetch { .. } => "ReplicaFetchRequest".into(),
-            ReplicaMessage::FetchResponse { .. } => "ReplicaFetchResponse".into(),
-        }
-    }
-
-    /// Summary for views.
-    pub fn summary(&self) -> String {
-        match self {
-            ReplicaMessage::Fetch { partitions, .. } => format!("partitions={}", partitions.len()),
-            ReplicaMessage::FetchResponse { .. } => String::new(),
-        }
-    }
-}
 
 /// What [`ReplicaManager::poll`] sends: replica fetches to leaders, AlterPartition requests to
 /// the active controller.

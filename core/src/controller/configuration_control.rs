@@ -3,13 +3,13 @@
 //! ControllerConfigurationValidator and ConfigResourceExistenceChecker do for topics.
 
 use super::replication_control::validate_topic_name;
-use super::rpc::{
+use crate::common::java::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
+use crate::common::message::controller::{
     AlterConfigOpType, AlterConfigsResource, AlterConfigsResourceResponse, AlterableConfig,
     ApiError,
 };
-use crate::metadata::{ConfigRecord, MetadataRecord, RESOURCE_TYPE_TOPIC};
+use crate::metadata::{resource_type_name, ConfigRecord, MetadataRecord, RESOURCE_TYPE_TOPIC};
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
-use crate::tools::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
 
 /// The topic-level configs (`LogConfig.nonInternalConfigNames`), sorted.
 pub const TOPIC_CONFIGS: &[&str] = &[
@@ -251,16 +251,6 @@ fn topic_list_default(name: &str) -> &'static str {
 pub struct ConfigurationControlManager {
     /// (resourceType, resourceName, name) to value.
     pub configs: TimelineHashMap<(i8, String, String), String>,
-}
-
-/// Kafka's name of a ConfigResource type.
-pub fn resource_type_name(t: i8) -> &'static str {
-    match t {
-        2 => "TOPIC",
-        4 => "BROKER",
-        8 => "BROKER_LOGGER",
-        _ => "UNKNOWN",
-    }
 }
 
 impl ConfigurationControlManager {

@@ -15,6 +15,5 @@ pub mod periodic_task_control;
 pub mod placement;
 pub mod quorum_controller;
 pub mod replication_control;
-pub mod rpc;
 
 pub use quorum_controller::{ControllerConfig, QuorumController};

@@ -221,7 +221,7 @@ impl<'a> PartitionChangeBuilder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::uuid::Uuid;
+    use crate::common::uuid::Uuid;
 
     fn part(replicas: &[i32], isr: &[i32], leader: i32) -> PartitionRecord {
         PartitionRecord {

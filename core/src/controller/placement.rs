@@ -14,7 +14,7 @@
 //! Racks are visited in sorted name order where Kafka iterates a `HashMap`; simulated brokers
 //! have no rack, so there is only one rack and the order cannot differ.
 
-use crate::sim::rng::SimRng;
+use crate::common::rng::SimRng;
 use std::collections::BTreeMap;
 
 /// `UsableBroker`: a registered broker placement may use, with its rack and whether the

@@ -22,7 +22,11 @@ use super::periodic_task_control::{
     activated_line, deactivated_line, PERIODIC_TASK_CONTROL_LOGGER,
 };
 use super::replication_control::ReplicationControlManager;
-use super::rpc::{ApiError, ControllerMessage, ControllerRequest, ControllerResponse, TopicResult};
+use crate::common::message::controller::{
+    ApiError, ControllerMessage, ControllerRequest, ControllerResponse, TopicResult,
+};
+use crate::common::node_log::{Level, LogFile, LogLine};
+use crate::common::uuid::Uuid;
 use crate::metadata::{
     BeginTransactionRecord, BrokerRegistrationChangeRecord, ConfigRecord, EndTransactionRecord,
     Endpoint, MetadataRecord, RegisterControllerRecord, FENCING_FENCE, FENCING_UNFENCE,
@@ -34,10 +38,8 @@ use crate::raft::client::AppendError;
 use crate::raft::io::RaftIo;
 use crate::raft::listener::{LeaderAndEpoch, RaftEvent};
 use crate::raft::KafkaRaftClient;
-use crate::sim::node_log::{Level, LogFile, LogLine};
-use crate::sim::uuid::Uuid;
+use crate::timeline::Revert;
 use crate::timeline::Revertable;
-use crate::view::RevertView;
 use std::sync::Arc;
 
 /// Controller settings.
@@ -263,7 +265,7 @@ pub struct QuorumController {
     /// The last ControllerResult produced, for views.
     pub last_result: Option<ControllerResult>,
     /// The last revert of the in-memory state (on renouncing), for views.
-    pub last_revert: Option<RevertView>,
+    pub last_revert: Option<Revert>,
     /// The ControllerRegistrationManager.
     pub registration: RegistrationState,
     /// Broker sessions (active controller only).
@@ -1088,7 +1090,7 @@ impl QuorumController {
     /// The PCB's "Setting new leader ..." INFO lines: controller.log, no prefix.
     fn log_builder_lines(&self, io: &mut RaftIo, lines: Vec<String>) {
         for message in lines {
-            io.log.push(crate::sim::node_log::LogLine {
+            io.log.push(crate::common::node_log::LogLine {
                 time_ms: io.now_ms,
                 level: Level::Info,
                 file: LogFile::Controller,
@@ -1393,7 +1395,7 @@ impl QuorumController {
     /// holds null until the first report of an incarnation.
     fn handle_directories_cordoned(
         &self,
-        reg: &super::cluster_control::BrokerRegistration,
+        reg: &crate::metadata::broker_registration::BrokerRegistration,
         cordoned: &Option<Vec<Uuid>>,
     ) -> Option<MetadataRecord> {
         let dirs = cordoned.as_ref()?;
@@ -1724,7 +1726,7 @@ impl QuorumController {
         }
         let to = self.offset_control.last_stable_offset;
         let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
-        self.last_revert = Some(RevertView { to, dropped });
+        self.last_revert = Some(Revert { to, dropped });
         self.queue.cancel_deferred("writeNoOpRecord");
         self.queue.cancel_deferred("maybeFenceStaleBroker");
         self.log(

@@ -2,15 +2,15 @@
 //! placement over usable brokers), deletion, and the replay of their records.
 
 use super::placement::{self, UsableBroker};
-use super::rpc::{ApiError, CreatableTopic, TopicResult};
+use crate::common::message::controller::{ApiError, CreatableTopic, TopicResult};
+use crate::common::node_log::Level;
+use crate::common::rng::SimRng;
+use crate::common::uuid::Uuid;
 use crate::metadata::wire::java_list;
 use crate::metadata::{
     ConfigRecord, MetadataRecord, PartitionChangeRecord, PartitionRecord, RemoveTopicRecord,
     TopicRecord, RESOURCE_TYPE_TOPIC,
 };
-use crate::sim::node_log::Level;
-use crate::sim::rng::SimRng;
-use crate::sim::uuid::Uuid;
 use crate::timeline::{Revertable, SnapshotRegistry, TimelineHashMap};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,7 +2,7 @@
 //! reusing every part the delta did not touch.
 
 use super::metadata_image::*;
-use crate::controller::cluster_control::BrokerRegistration;
+use crate::metadata::broker_registration::BrokerRegistration;
 use crate::metadata::*;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ pub struct MetadataDelta {
     topics: Option<TopicsImage>,
     configs: Option<ConfigurationsImage>,
     /// Ids of the topics changed (for publishers such as the ReplicaManager).
-    pub changed_topics: Vec<crate::sim::uuid::Uuid>,
+    pub changed_topics: Vec<crate::common::uuid::Uuid>,
     /// How many records were replayed into the delta.
     pub records: usize,
 }

@@ -168,8 +168,8 @@ impl MetadataLoader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::uuid::Uuid;
     use crate::metadata::{FeatureLevelRecord, MetadataRecord, TopicRecord};
-    use crate::sim::uuid::Uuid;
 
     fn batch(base: i64, records: Vec<MetadataRecord>) -> Arc<RecordBatch> {
         Arc::new(RecordBatch {

@@ -1,12 +1,12 @@
 //! MetadataImage: the whole metadata state at one offset, immutable; unchanged parts are shared
 //! (`Arc`) between consecutive images.
 
-use crate::controller::cluster_control::BrokerRegistration;
+use crate::common::uuid::Uuid;
+use crate::metadata::broker_registration::BrokerRegistration;
 use crate::metadata::{
     ConfigRecord, FeatureLevelRecord, MetadataRecord, PartitionRecord, RegisterControllerRecord,
     TopicRecord,
 };
-use crate::sim::uuid::Uuid;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::metadata_image::TopicImage;
 use super::MetadataImage;
-use crate::controller::cluster_control::broker_registration_text;
-use crate::controller::configuration_control::resource_type_name;
-use crate::sim::clock::iso_utc;
+use crate::common::clock::iso_utc;
+use crate::metadata::broker_registration::broker_registration_text;
+use crate::metadata::resource_type_name;
 
 /// The `/local/version` the shell prints.
 pub const LOCAL_VERSION: &str = "4.5.0-SNAPSHOT";

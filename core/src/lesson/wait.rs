@@ -3,8 +3,8 @@
 //! one go, and both run the same events in the same order (a run cut in pieces is the run in one
 //! go), so a lesson's pinned output is the same either way.
 
+use crate::common::clock::{duration_text, human_ms};
 use crate::sim::args::parse_duration_ms;
-use crate::sim::clock::{duration_text, human_ms};
 use crate::sim::World;
 use crate::view::pace::Pace;
 

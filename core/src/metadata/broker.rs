@@ -2,7 +2,7 @@
 //! endpoint and feature entries they (and RegisterControllerRecord) carry.
 
 use super::wire::{field, java_list, java_nullable_list, JsonObject, Writer};
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// SecurityProtocol id of PLAINTEXT.
 pub const SECURITY_PROTOCOL_PLAINTEXT: i16 = 0;

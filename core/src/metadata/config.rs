@@ -1,19 +1,7 @@
 //! ConfigRecord (apiKey 4).
 
 use super::wire::{JsonObject, Writer};
-
-/// ConfigResource type id UNKNOWN.
-pub const RESOURCE_TYPE_UNKNOWN: i8 = 0;
-/// ConfigResource type id TOPIC.
-pub const RESOURCE_TYPE_TOPIC: i8 = 2;
-/// ConfigResource type id BROKER (`resourceName` "" is the cluster-wide default).
-pub const RESOURCE_TYPE_BROKER: i8 = 4;
-/// ConfigResource type id BROKER_LOGGER.
-pub const RESOURCE_TYPE_BROKER_LOGGER: i8 = 8;
-/// ConfigResource type id CLIENT_METRICS.
-pub const RESOURCE_TYPE_CLIENT_METRICS: i8 = 16;
-/// ConfigResource type id GROUP.
-pub const RESOURCE_TYPE_GROUP: i8 = 32;
+use crate::common::config_resource::resource_type_name;
 
 /// ConfigRecord v0: sets (or, with `value = None`, deletes) one configuration key of one
 /// resource. Activation writes `{resourceType:4, resourceName:"", name:"min.insync.replicas",
@@ -34,14 +22,7 @@ impl ConfigRecord {
     /// Kafka's `ConfigResource.Type` name of the resource type (`BROKER`, `TOPIC`, ...), as the
     /// controller's replay line prints it: `ConfigResource(type=BROKER, name='')`.
     pub fn resource_type_name(&self) -> &'static str {
-        match self.resource_type {
-            RESOURCE_TYPE_TOPIC => "TOPIC",
-            RESOURCE_TYPE_BROKER => "BROKER",
-            RESOURCE_TYPE_BROKER_LOGGER => "BROKER_LOGGER",
-            RESOURCE_TYPE_CLIENT_METRICS => "CLIENT_METRICS",
-            RESOURCE_TYPE_GROUP => "GROUP",
-            _ => "UNKNOWN",
-        }
+        resource_type_name(self.resource_type)
     }
 
     pub(crate) fn write_json(&self, j: &mut JsonObject) {

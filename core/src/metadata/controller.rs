@@ -2,7 +2,7 @@
 
 use super::broker::{Endpoint, FeatureRange};
 use super::wire::{JsonObject, Writer};
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// RegisterControllerRecord v0: a controller's registration (its listeners and supported
 /// features). Written atomically by the active controller, with `zk_migration_ready = false`.

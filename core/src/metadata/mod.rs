@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use kraft_core::metadata::{MetadataRecord, TopicRecord};
-//! use kraft_core::sim::uuid::Uuid;
+//! use kraft_core::common::uuid::Uuid;
 //! let topic = MetadataRecord::from(TopicRecord { name: "orders".into(), topic_id: Uuid::ZERO });
 //! assert_eq!(
 //!     topic.to_json(),
@@ -18,6 +18,7 @@
 //! ```
 
 mod broker;
+pub mod broker_registration;
 mod config;
 mod controller;
 mod feature;
@@ -30,16 +31,17 @@ pub(crate) mod wire;
 #[cfg(test)]
 mod tests;
 
+pub use crate::common::config_resource::{
+    resource_type_name, RESOURCE_TYPE_BROKER, RESOURCE_TYPE_BROKER_LOGGER,
+    RESOURCE_TYPE_CLIENT_METRICS, RESOURCE_TYPE_GROUP, RESOURCE_TYPE_TOPIC, RESOURCE_TYPE_UNKNOWN,
+};
 pub use broker::{
     BrokerRegistrationChangeRecord, Endpoint, FeatureRange, RegisterBrokerRecord, FENCING_FENCE,
     FENCING_NONE, FENCING_UNFENCE, IN_CONTROLLED_SHUTDOWN, IN_CONTROLLED_SHUTDOWN_NONE,
     SECURITY_PROTOCOL_PLAINTEXT, SECURITY_PROTOCOL_SASL_PLAINTEXT, SECURITY_PROTOCOL_SASL_SSL,
     SECURITY_PROTOCOL_SSL,
 };
-pub use config::{
-    ConfigRecord, RESOURCE_TYPE_BROKER, RESOURCE_TYPE_BROKER_LOGGER, RESOURCE_TYPE_CLIENT_METRICS,
-    RESOURCE_TYPE_GROUP, RESOURCE_TYPE_TOPIC, RESOURCE_TYPE_UNKNOWN,
-};
+pub use config::ConfigRecord;
 pub use controller::RegisterControllerRecord;
 pub use feature::FeatureLevelRecord;
 pub use partition::{

@@ -1,7 +1,7 @@
 //! PartitionRecord (apiKey 3) and PartitionChangeRecord (apiKey 5).
 
 use super::wire::{field, java_list, java_nullable_list, JsonObject, Writer};
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// `Leader` value meaning the partition has no leader.
 pub const NO_LEADER: i32 = -1;

@@ -2,7 +2,7 @@
 //! sheet's real kafka-dump-log output.
 
 use super::*;
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// Parses Kafka's 22-character URL-safe base64 uuid text (the inverse of `Uuid`'s Display).
 fn uuid(text: &str) -> Uuid {

@@ -1,7 +1,7 @@
 //! TopicRecord (apiKey 2) and RemoveTopicRecord (apiKey 9).
 
 use super::wire::{JsonObject, Writer};
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// TopicRecord v0: a topic's name and id. Written first when a topic is created, before its
 /// ConfigRecords and PartitionRecords.

@@ -2,7 +2,7 @@
 //! `MetadataRecordSerde` writes into the log) and the compact JSON the generated
 //! `*JsonConverter` classes print (what kafka-dump-log shows after `payload: `).
 
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 
 /// Builds the binary form the way Kafka's generated `write()` does for flexible versions:
 /// big-endian integers, compact strings and arrays (unsigned varint length + 1), 16-byte uuids,

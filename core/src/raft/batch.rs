@@ -1,7 +1,7 @@
 //! Record batches of the metadata log (`__cluster_metadata-0`), data and control.
 
+use crate::common::uuid::Uuid;
 use crate::metadata::MetadataRecord;
-use crate::sim::uuid::Uuid;
 
 /// A voter as the KRaftVoters control record lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,7 +108,7 @@ impl Record {
                 last_contained_log_timestamp,
             } => format!(
                 " SnapshotHeader {{\"version\":0,\"lastContainedLogTimestamp\":{}}}",
-                crate::sim::clock::to_epoch_ms(*last_contained_log_timestamp)
+                crate::common::clock::to_epoch_ms(*last_contained_log_timestamp)
             ),
             Record::SnapshotFooter => " SnapshotFooter {\"version\":0}".to_string(),
             Record::Metadata(m) => format!(" payload: {}", m.to_json()),

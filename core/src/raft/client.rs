@@ -9,13 +9,14 @@ use super::accumulator::BatchAccumulator;
 use super::batch::{Record, VoterEntry};
 use super::config::QuorumConfig;
 use super::io::{loggers, RaftIo};
-use super::log::OffsetAndEpoch;
 use super::messages::*;
 use super::quorum_state::{state_text, QuorumState, TransitionResult, VoterNode};
 use super::replica_key::{id_set, ReplicaKey};
 use super::state::{EpochState, LeaderState};
-use crate::sim::node_log::Level;
-use crate::sim::uuid::Uuid;
+use crate::common::node_log::Level;
+use crate::common::offset_and_epoch::OffsetAndEpoch;
+use crate::common::protocol::Errors;
+use crate::common::uuid::Uuid;
 
 /// A fetch the leader holds until new data arrives or `maxWaitMs` passes.
 #[derive(Clone, Debug)]

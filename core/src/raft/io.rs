@@ -2,9 +2,9 @@
 //! its log files and its outbox. Nothing else: no wall clock, no threads.
 
 use super::messages::RaftMessage;
-use crate::sim::disk::Disk;
-use crate::sim::node_log::{Level, LogFile, LogLine, NodeLog};
-use crate::sim::rng::SimRng;
+use crate::common::node_log::{Level, LogFile, LogLine, NodeLog};
+use crate::common::rng::SimRng;
+use crate::raft::disk::Disk;
 
 /// A message to send.
 #[derive(Clone, Debug, PartialEq, Eq)]

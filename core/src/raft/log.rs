@@ -5,6 +5,7 @@
 
 use super::batch::{Record, RecordBatch};
 use super::snapshot::{PartialSnapshot, RawSnapshot};
+use crate::common::offset_and_epoch::OffsetAndEpoch;
 use std::sync::Arc;
 
 /// `metadata.log.segment.bytes`: Kafka's default, 1 GiB.
@@ -17,27 +18,6 @@ pub struct EpochEntry {
     pub epoch: i32,
     /// The first offset of that epoch.
     pub start_offset: i64,
-}
-
-/// (offset, epoch), compared epoch first as Kafka's `OffsetAndEpoch` is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OffsetAndEpoch {
-    /// The offset.
-    pub offset: i64,
-    /// The epoch.
-    pub epoch: i32,
-}
-
-impl PartialOrd for OffsetAndEpoch {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for OffsetAndEpoch {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.epoch, self.offset).cmp(&(other.epoch, other.offset))
-    }
 }
 
 /// The log of `__cluster_metadata-0`: segments of batches, the leader epoch cache and the

@@ -4,6 +4,7 @@ pub mod accumulator;
 pub mod batch;
 pub mod client;
 pub mod config;
+pub mod disk;
 pub mod epoch_election;
 pub mod io;
 pub mod listener;

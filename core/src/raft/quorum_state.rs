@@ -6,8 +6,8 @@ use super::epoch_election::EpochElection;
 use super::io::{loggers, RaftIo};
 use super::replica_key::{ElectionState, ReplicaKey, QUORUM_STATE_FILE};
 use super::state::*;
-use crate::sim::disk::METADATA_DIR;
-use crate::sim::node_log::Level;
+use crate::common::node_log::Level;
+use crate::raft::disk::METADATA_DIR;
 
 /// A voter of the static voter set (`controller.quorum.voters` / `--initial-controllers`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl QuorumState {
         prefix: String,
         io: &mut RaftIo,
     ) -> Result<QuorumState, String> {
-        let dirs: Vec<(i32, crate::sim::uuid::Uuid)> = voters
+        let dirs: Vec<(i32, crate::common::uuid::Uuid)> = voters
             .iter()
             .filter_map(|v| v.key.directory_id.map(|d| (v.key.id, d)))
             .collect();

@@ -1,6 +1,6 @@
 //! ReplicaKey and the durable ElectionState written to `quorum-state`.
 
-use crate::sim::uuid::Uuid;
+use crate::common::uuid::Uuid;
 use std::fmt;
 
 /// A replica: node id plus its metadata log directory id.

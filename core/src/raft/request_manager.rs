@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::sim::rng::SimRng;
+use crate::common::rng::SimRng;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum ConnectionState {

@@ -4,7 +4,7 @@
 //! SnapshotFooter control batch. Offsets inside a snapshot start at 0.
 
 use super::batch::{Record, RecordBatch};
-use super::log::OffsetAndEpoch;
+use crate::common::offset_and_epoch::OffsetAndEpoch;
 use crate::metadata::MetadataRecord;
 use std::sync::Arc;
 

@@ -4,7 +4,9 @@
 use super::message::Message;
 use super::node::ProcessState;
 use super::world::{SimError, World};
-use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
+use crate::common::message::controller::{
+    ControllerMessage, ControllerRequest, ControllerResponse,
+};
 use std::collections::BTreeMap;
 
 /// The node id the admin client (the tools) sends from.

@@ -5,22 +5,25 @@
 //! the next wake-ups).
 
 use super::admin::ADMIN_CLIENT_ID;
-use super::disk::{clean_shutdown_content, CLEAN_SHUTDOWN_FILE};
 use super::message::Message;
+use super::network::message_view;
 use super::network::InFlight;
 use super::node::{Node, ProcessState};
-use super::node_log::Level;
 use super::world::{Event, World, BROKER_CORRELATION_BASE, GRACEFUL_SHUTDOWN_TIMEOUT_MS};
-use crate::broker::replica_manager::{ReplicaMessage, REPLICA_CORRELATION_BASE};
+use crate::broker::replica_manager::REPLICA_CORRELATION_BASE;
 use crate::broker::BrokerLifecycleManager;
-use crate::controller::rpc::{ControllerMessage, ControllerRequest, ControllerResponse};
+use crate::common::message::controller::{
+    ControllerMessage, ControllerRequest, ControllerResponse,
+};
+use crate::common::message::replica::ReplicaMessage;
+use crate::common::node_log::Level;
+use crate::common::protocol::Errors;
 use crate::controller::QuorumController;
 use crate::image::{MetadataLoader, SnapshotGenerator};
+use crate::raft::disk::{clean_shutdown_content, CLEAN_SHUTDOWN_FILE};
 use crate::raft::io::{Outbound, RaftIo};
 use crate::raft::listener::RaftEvent;
-use crate::raft::messages::Errors;
 use crate::raft::KafkaRaftClient;
-use crate::view::message_view;
 
 impl World {
     /// Run `f` on a running node's Raft client, then the node's usual after-step work.
@@ -495,7 +498,7 @@ fn emit_snapshot(
 ) -> Result<(), String> {
     use crate::image::snapshot_generator::{EMITTER_LOGGER, LOGGER};
     let p = image.provenance;
-    let snapshot_id = crate::raft::log::OffsetAndEpoch {
+    let snapshot_id = crate::common::offset_and_epoch::OffsetAndEpoch {
         offset: p.offset + 1,
         epoch: p.epoch,
     };

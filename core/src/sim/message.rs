@@ -1,8 +1,9 @@
 //! What travels between nodes: Raft RPCs and controller RPCs (registration, topics,
 //! heartbeats), each a request or a response with a correlation id.
 
-use crate::controller::rpc::{ControllerMessage, ControllerResponse};
-use crate::raft::messages::{ApiKey, Errors, RaftMessage, RaftResponse};
+use crate::common::message::controller::{ControllerMessage, ControllerResponse};
+use crate::common::protocol::Errors;
+use crate::raft::messages::{ApiKey, RaftMessage, RaftResponse};
 
 /// A message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,7 +13,7 @@ pub enum Message {
     /// Controller APIs.
     Controller(ControllerMessage),
     /// Data-partition replication between brokers.
-    Replica(crate::broker::replica_manager::ReplicaMessage),
+    Replica(crate::common::message::replica::ReplicaMessage),
 }
 
 impl Message {

@@ -3,18 +3,12 @@
 
 mod admin;
 pub mod args;
-pub mod clock;
-pub mod disk;
 mod dispatch;
 pub mod message;
 pub mod network;
 pub mod node;
-pub mod node_log;
 mod process_control;
-pub mod rng;
 pub mod scheduler;
-pub mod swarm;
-pub mod uuid;
 pub mod world;
 
 pub use world::{SimError, World, WorldConfig};

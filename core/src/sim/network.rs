@@ -2,6 +2,7 @@
 //! and one-way partitions, and the messages in flight.
 
 use super::message::Message;
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Network settings.
@@ -22,6 +23,41 @@ impl Default for NetworkConfig {
             jitter_ms: 2,
             drop_rate: 0.0,
         }
+    }
+}
+
+/// A message between two nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MessageView {
+    /// Unique id, increasing with send order.
+    pub id: u64,
+    /// Sender node id.
+    pub from: i32,
+    /// Receiver node id.
+    pub to: i32,
+    /// Kafka API name and direction, e.g. `FetchRequest`, `VoteResponse`.
+    pub kind: String,
+    /// Short summary of the interesting fields.
+    pub summary: String,
+    /// Virtual time it was sent.
+    pub send_ms: u64,
+    /// Virtual time it arrives (or would have arrived).
+    pub arrive_ms: u64,
+    /// True when the network dropped it (shown for a short while, then forgotten).
+    pub dropped: bool,
+}
+
+/// A message on the wire (or `dropped`), for the view.
+pub(crate) fn message_view(m: &InFlight, dropped: bool) -> MessageView {
+    MessageView {
+        id: m.id,
+        from: m.from,
+        to: m.to,
+        kind: m.message.kind(),
+        summary: m.message.summary(),
+        send_ms: m.send_ms,
+        arrive_ms: m.arrive_ms,
+        dropped,
     }
 }
 
@@ -140,7 +176,7 @@ pub struct Network {
     pub dropped: VecDeque<InFlight>,
     /// Recently delivered messages as views draw them, newest last (only for views: nothing
     /// in the simulation reads it).
-    pub recently_delivered: VecDeque<crate::view::MessageView>,
+    pub recently_delivered: VecDeque<MessageView>,
     /// Directed links that deliver nothing.
     pub blocked: BTreeSet<(i32, i32)>,
     /// Drop rules.
@@ -195,7 +231,7 @@ impl Network {
     }
 
     /// Remember a delivered message for views.
-    pub fn record_delivery(&mut self, m: crate::view::MessageView) {
+    pub fn record_delivery(&mut self, m: MessageView) {
         if self.recently_delivered.len() >= DELIVERED_KEPT {
             self.recently_delivered.pop_front();
         }

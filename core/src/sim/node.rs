@@ -1,13 +1,13 @@
 //! A simulated process: its disk and log files (which survive kill -9) and its running
 //! KafkaRaftClient (which does not).
 
-use super::disk::Disk;
 use super::message::Message;
-use super::node_log::NodeLog;
-use super::uuid::Uuid;
 use crate::broker::BrokerLifecycleManager;
+use crate::common::node_log::NodeLog;
+use crate::common::uuid::Uuid;
 use crate::controller::QuorumController;
 use crate::image::MetadataLoader;
+use crate::raft::disk::Disk;
 use crate::raft::KafkaRaftClient;
 
 /// The OS-level state of a process.

@@ -3,19 +3,19 @@
 //! and the partitions, blocked links, latencies and drop rules of the network.
 
 use super::admin::ADMIN_CLIENT_ID;
-use super::disk::{read_clean_shutdown_epoch, CLEAN_SHUTDOWN_FILE};
 use super::message::Message;
 use super::node::{Node, ProcessState, Roles};
-use super::node_log::{Level, LogFile, LogLine};
-use super::uuid::Uuid;
 use super::world::{Event, SimError, World, GRACEFUL_SHUTDOWN_TIMEOUT_MS, MAX_NODES};
 use crate::broker::replica_manager::ReplicaManager;
 use crate::broker::BrokerLifecycleManager;
+use crate::common::node_log::{Level, LogFile, LogLine};
+use crate::common::protocol::Errors;
+use crate::common::uuid::Uuid;
 use crate::controller::QuorumController;
 use crate::image::MetadataLoader;
 use crate::raft::batch::Record;
+use crate::raft::disk::{read_clean_shutdown_epoch, CLEAN_SHUTDOWN_FILE};
 use crate::raft::io::RaftIo;
-use crate::raft::messages::Errors;
 use crate::raft::KafkaRaftClient;
 
 impl World {
@@ -82,12 +82,12 @@ impl World {
             "meta.properties",
             format!(
                 "#\n#{}\ncluster.id={cluster_id}\ndirectory.id={}\nnode.id={id}\nversion=1\n",
-                crate::sim::clock::iso_utc(0),
+                crate::common::clock::iso_utc(0),
                 n.directory_id
             ),
         );
         n.disk.write_file(
-            &format!("{}/partition.metadata", super::disk::METADATA_DIR),
+            &format!("{}/partition.metadata", crate::raft::disk::METADATA_DIR),
             "version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n".to_string(),
         );
         n.disk
@@ -115,7 +115,7 @@ impl World {
                 Record::KRaftVoters { voters },
             ];
             let snapshot = crate::raft::snapshot::RawSnapshot::write(
-                crate::raft::log::OffsetAndEpoch {
+                crate::common::offset_and_epoch::OffsetAndEpoch {
                     offset: 0,
                     epoch: 0,
                 },

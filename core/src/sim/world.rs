@@ -6,15 +6,15 @@
 //! process control and network faults in [`super::process_control`], and the view the page
 //! draws in [`crate::view`].
 
-use super::disk::Disk;
 use super::message::Message;
 use super::network::{Network, NetworkConfig};
 use super::node::{Node, ProcessState, Roles};
-use super::rng::SimRng;
 use super::scheduler::Scheduler;
-use super::uuid::Uuid;
+use crate::common::rng::SimRng;
+use crate::common::uuid::Uuid;
 use crate::controller::ControllerConfig;
 use crate::raft::batch::Record;
+use crate::raft::disk::Disk;
 use crate::raft::quorum_state::VoterNode;
 use crate::raft::replica_key::ReplicaKey;
 use crate::raft::QuorumConfig;

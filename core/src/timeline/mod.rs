@@ -44,5 +44,5 @@ mod set;
 
 pub use map::{MapTier, TimelineHashMap};
 pub use object::{TimelineInteger, TimelineLong, TimelineObject};
-pub use registry::{Revertable, SnapshotRegistry, TimelineError};
+pub use registry::{Revert, Revertable, SnapshotRegistry, TimelineError};
 pub use set::TimelineHashSet;

@@ -1,5 +1,6 @@
 //! The snapshot registry: the ordered list of snapshot epochs, and the [`Revertable`] contract.
 
+use serde::Serialize;
 use std::fmt;
 
 /// A registry operation that failed; the messages are Kafka's.
@@ -177,6 +178,15 @@ impl SnapshotRegistry {
         }
         self.epochs.retain(|&e| e >= epoch);
     }
+}
+
+/// One `revertToSnapshot`: the snapshot reverted to and the later snapshots it dropped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Revert {
+    /// The snapshot epoch the objects went back to.
+    pub to: i64,
+    /// The snapshot epochs after it that the revert deleted, oldest first.
+    pub dropped: Vec<i64>,
 }
 
 #[cfg(test)]

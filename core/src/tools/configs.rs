@@ -11,15 +11,16 @@
 use super::jopt::{self, Arg};
 use super::topics::{committed_configs, read_controller};
 use super::{
-    admin_call, java_hash_map_capacity, java_hash_map_order, java_string_hash,
-    wait_for_active_controller, AdminFailure, ToolError, ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION,
+    admin_call, wait_for_active_controller, AdminFailure, ToolError, ADMIN_TIMEOUT_MS,
+    TIMEOUT_EXCEPTION,
 };
-use crate::controller::configuration_control::{topic_config_type, ConfigType, TOPIC_CONFIGS};
-use crate::controller::replication_control::validate_topic_name;
-use crate::controller::rpc::{
+use crate::common::java::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
+use crate::common::message::controller::{
     AlterConfigOpType, AlterConfigsResource, AlterableConfig, ApiError, ControllerRequest,
     ControllerResponse,
 };
+use crate::controller::configuration_control::{topic_config_type, ConfigType, TOPIC_CONFIGS};
+use crate::controller::replication_control::validate_topic_name;
 use crate::metadata::{RESOURCE_TYPE_BROKER, RESOURCE_TYPE_TOPIC};
 use crate::sim::World;
 use std::collections::BTreeMap;

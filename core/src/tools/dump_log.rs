@@ -6,7 +6,7 @@ use super::jopt::{self, Arg};
 use super::record_batch::{encode_batch, EncodedBatch};
 use super::{split_node_path, ToolError};
 use crate::raft::batch::RecordBatch;
-use crate::sim::disk::METADATA_DIR;
+use crate::raft::disk::METADATA_DIR;
 use crate::sim::World;
 use std::sync::Arc;
 

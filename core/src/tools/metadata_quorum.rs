@@ -2,14 +2,12 @@
 //! `describe --replication [--human-readable]`, answered from the Raft leader's `LeaderState`
 //! as Kafka's DescribeQuorum does.
 
-use super::{
-    java_hash_map_capacity, java_hash_map_order, AdminFailure, ToolError, ADMIN_TIMEOUT_MS,
-    TIMEOUT_EXCEPTION,
-};
+use super::{AdminFailure, ToolError, ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION};
+use crate::common::clock::to_epoch_ms;
+use crate::common::java::{java_hash_map_capacity, java_hash_map_order};
+use crate::common::uuid::Uuid;
 use crate::raft::state::EpochState;
-use crate::sim::clock::to_epoch_ms;
 use crate::sim::node::{ProcessState, Roles};
-use crate::sim::uuid::Uuid;
 use crate::sim::World;
 
 const PROG: &str = "kafka-metadata-quorum";

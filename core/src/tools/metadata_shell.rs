@@ -29,7 +29,7 @@ fn load(world: &World, snapshot: &str) -> Result<MetadataImage, ToolError> {
     let node = world.node(id).ok_or_else(missing)?;
     let log = &node.disk.metadata_log;
     let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
-    if dir != crate::sim::disk::METADATA_DIR {
+    if dir != crate::raft::disk::METADATA_DIR {
         return Err(missing());
     }
     let mut delta = MetadataDelta::new(MetadataImage::default());

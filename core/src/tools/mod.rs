@@ -35,8 +35,8 @@ pub mod record_batch;
 pub mod shell;
 pub mod topics;
 
-use crate::controller::rpc::{ApiError, ControllerRequest, ControllerResponse};
-use crate::sim::clock::{log4j_timestamp, to_epoch_ms};
+use crate::common::clock::{log4j_timestamp, to_epoch_ms};
+use crate::common::message::controller::{ApiError, ControllerRequest, ControllerResponse};
 use crate::sim::World;
 use std::fmt;
 
@@ -326,47 +326,6 @@ pub(crate) fn tool_error_log_line(world: &World, text: &str, logger: &str) -> St
     )
 }
 
-// ----- Java collection order, so outputs list things as the Java tools do -----
-
-/// Java's `String.hashCode()`.
-pub(crate) fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(c as i32))
-}
-
-/// The table size of a `java.util.HashMap` after `n` puts, created with `new HashMap<>()`
-/// (`initial` None) or `new HashMap<>(initial)`.
-pub(crate) fn java_hash_map_capacity(n: usize, initial: Option<usize>) -> usize {
-    let mut cap = match initial {
-        None => 16,
-        Some(c) => c.max(1).next_power_of_two(),
-    };
-    while n > cap * 3 / 4 {
-        cap *= 2;
-    }
-    cap
-}
-
-/// `items` in the iteration order of a Java `HashMap` of table size `capacity` they were put
-/// into in the given order (bucket `(h ^ h >>> 16) & (capacity - 1)`, then insertion order).
-pub(crate) fn java_hash_map_order<T>(
-    items: Vec<T>,
-    hash: impl Fn(&T) -> i32,
-    capacity: usize,
-) -> Vec<T> {
-    let mut keyed: Vec<(usize, usize, T)> = items
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let h = hash(&t) as u32;
-            let bucket = ((h ^ (h >> 16)) as usize) & (capacity - 1);
-            (bucket, i, t)
-        })
-        .collect();
-    keyed.sort_by_key(|(b, i, _)| (*b, *i));
-    keyed.into_iter().map(|(_, _, t)| t).collect()
-}
-
 /// Parse a `<node>/<path>` argument: the node id and the path on its disk (may be empty).
 pub(crate) fn split_node_path(arg: &str) -> Option<(i32, String)> {
     let arg = arg.strip_prefix("./").unwrap_or(arg);
@@ -381,18 +340,6 @@ pub(crate) fn split_node_path(arg: &str) -> Option<(i32, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn java_hashes_match_java() {
-        assert_eq!(java_string_hash(""), 0);
-        assert_eq!(java_string_hash("a"), 97);
-        // "orders".hashCode() in Java.
-        assert_eq!(java_string_hash("orders"), -1008770331);
-        assert_eq!(java_hash_map_capacity(0, Some(0)), 1);
-        assert_eq!(java_hash_map_capacity(1, Some(1)), 2);
-        assert_eq!(java_hash_map_capacity(3, Some(3)), 4);
-        assert_eq!(java_hash_map_capacity(35, None), 64);
-    }
 
     #[test]
     fn command_lines_split_like_a_shell() {

@@ -13,8 +13,8 @@
 //! assert_eq!(crc32c(b"123456789"), 0xE306_9283);
 //! ```
 
+use crate::common::clock::to_epoch_ms;
 use crate::raft::batch::{Record, RecordBatch};
-use crate::sim::clock::to_epoch_ms;
 
 /// Size of the v2 batch header.
 pub const BATCH_HEADER_SIZE: usize = 61;

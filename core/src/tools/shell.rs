@@ -2,7 +2,7 @@
 //! `<node>/meta.properties`) and its log files (`<node>/server.log`, `<node>/controller.log`).
 
 use super::{split_node_path, ToolError};
-use crate::sim::disk::METADATA_DIR;
+use crate::raft::disk::METADATA_DIR;
 use crate::sim::node::Node;
 use crate::sim::World;
 

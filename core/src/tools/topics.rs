@@ -4,17 +4,18 @@
 
 use super::jopt::{self, Arg, OptionError};
 use super::{
-    admin_call, java_hash_map_capacity, java_hash_map_order, java_string_hash, tool_error_log_line,
-    wait_for_active_controller, AdminFailure, ToolError, ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION,
+    admin_call, tool_error_log_line, wait_for_active_controller, AdminFailure, ToolError,
+    ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION,
 };
-use crate::controller::replication_control::TopicControlInfo;
-use crate::controller::rpc::{
+use crate::common::java::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
+use crate::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic, TopicResult,
 };
+use crate::common::uuid::Uuid;
+use crate::controller::replication_control::TopicControlInfo;
 use crate::controller::QuorumController;
 use crate::metadata::{PartitionRecord, RESOURCE_TYPE_BROKER, RESOURCE_TYPE_TOPIC};
 use crate::sim::node::ProcessState;
-use crate::sim::uuid::Uuid;
 use crate::sim::World;
 use std::collections::BTreeMap;
 

@@ -6,11 +6,11 @@ use super::{
     NodeView, PartitionView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
     MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
 };
+use crate::common::node_log::LogLine;
 use crate::controller::QuorumController;
 use crate::raft::state::EpochState;
-use crate::sim::network::InFlight;
+use crate::sim::network::message_view;
 use crate::sim::node::Node;
-use crate::sim::node_log::LogLine;
 use crate::sim::World;
 
 impl World {
@@ -345,20 +345,6 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .filter(|_| c.is_active())
             .map(|(id, times)| (*id, times.iter().copied().collect()))
             .collect(),
-    }
-}
-
-/// A message on the wire (or `dropped`), for the view.
-pub(crate) fn message_view(m: &InFlight, dropped: bool) -> MessageView {
-    MessageView {
-        id: m.id,
-        from: m.from,
-        to: m.to,
-        kind: m.message.kind(),
-        summary: m.message.summary(),
-        send_ms: m.send_ms,
-        arrive_ms: m.arrive_ms,
-        dropped,
     }
 }
 

@@ -10,9 +10,10 @@ pub mod pace;
 pub mod status;
 pub mod timeline;
 
-pub(crate) use build::{message_view, raft_timer_view};
+pub use crate::sim::network::MessageView;
+pub(crate) use build::raft_timer_view;
 
-pub use timeline::{RevertView, TimelineView};
+pub use timeline::TimelineView;
 
 /// Everything the page draws at one instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -254,25 +255,4 @@ pub struct BatchView {
     pub committed: bool,
     /// One short description per record, e.g. `LeaderChange` or `NO_OP_RECORD`.
     pub records: Vec<String>,
-}
-
-/// A message between two nodes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MessageView {
-    /// Unique id, increasing with send order.
-    pub id: u64,
-    /// Sender node id.
-    pub from: i32,
-    /// Receiver node id.
-    pub to: i32,
-    /// Kafka API name and direction, e.g. `FetchRequest`, `VoteResponse`.
-    pub kind: String,
-    /// Short summary of the interesting fields.
-    pub summary: String,
-    /// Virtual time it was sent.
-    pub send_ms: u64,
-    /// Virtual time it arrives (or would have arrived).
-    pub arrive_ms: u64,
-    /// True when the network dropped it (shown for a short while, then forgotten).
-    pub dropped: bool,
 }

@@ -7,16 +7,7 @@ use std::fmt::Display;
 use serde::Serialize;
 
 use super::TopicTier;
-use crate::timeline::{SnapshotRegistry, TimelineHashMap};
-
-/// One `revertToSnapshot`: the snapshot reverted to and the later snapshots it dropped.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct RevertView {
-    /// The snapshot epoch the objects went back to.
-    pub to: i64,
-    /// The snapshot epochs after it that the revert deleted, oldest first.
-    pub dropped: Vec<i64>,
-}
+use crate::timeline::{Revert, SnapshotRegistry, TimelineHashMap};
 
 /// A TimelineHashMap with its registry's snapshots.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -36,7 +27,7 @@ pub struct TimelineView {
     /// The map as `get(key, epoch)` reads it at each snapshot: (epoch, entries in key order).
     pub as_of: Vec<(i64, Vec<(String, String)>)>,
     /// The last revert, if there was one.
-    pub last_revert: Option<RevertView>,
+    pub last_revert: Option<Revert>,
 }
 
 impl TimelineView {
@@ -46,7 +37,7 @@ impl TimelineView {
         registry: &SnapshotRegistry,
         map: &TimelineHashMap<K, V>,
         stable_offset: Option<i64>,
-        last_revert: Option<RevertView>,
+        last_revert: Option<Revert>,
     ) -> Self
     where
         K: Ord + Clone + Display,
@@ -125,7 +116,7 @@ mod tests {
         );
         let dropped = r.revert_to_snapshot(11, &mut [&mut m]).unwrap();
         assert_eq!(dropped, [12]);
-        let revert = RevertView { to: 11, dropped };
+        let revert = Revert { to: 11, dropped };
         let v = TimelineView::of("topicsByName", &r, &m, None, Some(revert.clone()));
         assert_eq!(v.current, [kv("orders", "id-A"), kv("payments", "id-B")]);
         // Snapshots before 11 stay; only the later ones go.

@@ -47,7 +47,7 @@ impl Console {
         if ms > MAX_SLOW_MS {
             return Err(format!(
                 "slow: at most {} (for a longer pause: kill -STOP, later kill -CONT)",
-                crate::sim::clock::duration_text(MAX_SLOW_MS)
+                crate::common::clock::duration_text(MAX_SLOW_MS)
             ));
         }
         self.world()?.slow(id, ms).map_err(|e| e.to_string())?;

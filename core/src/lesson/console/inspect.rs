@@ -2,7 +2,7 @@
 //! `record-types`, `controller` and `expect`.
 
 use super::{key_values, Call, Console};
-use crate::sim::clock::log4j_timestamp;
+use crate::common::clock::log4j_timestamp;
 use std::collections::BTreeMap;
 
 impl Console {

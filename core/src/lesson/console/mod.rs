@@ -24,8 +24,8 @@ mod timeline;
 mod tools;
 
 use crate::sim::World;
+use crate::timeline::Revert;
 use crate::timeline::{SnapshotRegistry, TimelineHashMap};
-use crate::view::RevertView;
 
 use super::wait::{Budget, Wait};
 use std::collections::BTreeMap;
@@ -47,7 +47,7 @@ pub struct Console {
     /// (the article's example 3).
     pub timeline: (SnapshotRegistry, TimelineHashMap<String, String>),
     /// The last `timeline revert`, for the page's TimelineHashMap panel.
-    timeline_last_revert: Option<RevertView>,
+    timeline_last_revert: Option<Revert>,
 }
 
 impl Default for Console {

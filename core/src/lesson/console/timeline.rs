@@ -2,7 +2,8 @@
 //! example 3), and the view of it the page's panel draws.
 
 use super::{Call, Console};
-use crate::view::{RevertView, TimelineView};
+use crate::timeline::Revert;
+use crate::view::TimelineView;
 
 impl Console {
     /// The `timeline` commands' map for the page's panel; `None` until one of them changed it.
@@ -61,7 +62,7 @@ impl Console {
                 let dropped = registry
                     .revert_to_snapshot(n, &mut [map])
                     .map_err(|e| e.to_string())?;
-                self.timeline_last_revert = Some(RevertView { to: n, dropped });
+                self.timeline_last_revert = Some(Revert { to: n, dropped });
                 Ok(String::new())
             }
             Some("get") => {

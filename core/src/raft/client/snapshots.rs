@@ -4,15 +4,16 @@
 
 use super::{offset_and_epoch_text, KafkaRaftClient, RaftResult, ValidOffsetAndEpoch};
 use super::{METADATA_LOG_LOGGER, UNIFIED_LOG_LOGGER};
+use crate::common::node_log::Level;
+use crate::common::offset_and_epoch::OffsetAndEpoch;
+use crate::common::protocol::Errors;
+use crate::common::uuid::Uuid;
 use crate::metadata::MetadataRecord;
 use crate::raft::batch::{Record, VoterEntry};
 use crate::raft::io::RaftIo;
-use crate::raft::log::OffsetAndEpoch;
 use crate::raft::messages::*;
 use crate::raft::snapshot::{snapshot_name, PartialSnapshot, RawSnapshot};
 use crate::raft::state::EpochState;
-use crate::sim::node_log::Level;
-use crate::sim::uuid::Uuid;
 use std::sync::Arc;
 
 /// `file.delete.delay.ms` (LOG_DELETE_DELAY_MS_DEFAULT): how long a `.checkpoint.deleted` file
@@ -454,9 +455,9 @@ impl KafkaRaftClient {
             });
         }
         if let Some(max) = cfg.retention_ms {
-            let now = crate::sim::clock::to_epoch_ms(io.now_ms);
+            let now = crate::common::clock::to_epoch_ms(io.now_ms);
             self.clean_while(io, |_, s| {
-                let ts = crate::sim::clock::to_epoch_ms(s.last_contained_log_timestamp);
+                let ts = crate::common::clock::to_epoch_ms(s.last_contained_log_timestamp);
                 (now.saturating_sub(ts) > max).then(|| {
                     format!(
                         "Marking snapshot {} for deletion because its timestamp ({ts}) is now ({now}) older than the retention ({max})",

@@ -1,8 +1,8 @@
 //! LeaderState: the leader of an epoch, tracking every replica's fetch position, computing the
 //! high watermark, and checking that a majority still fetches (check quorum).
 
+use crate::common::clock::to_epoch_ms;
 use crate::raft::replica_key::{optional_offset, ReplicaKey};
-use crate::sim::clock::to_epoch_ms;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 

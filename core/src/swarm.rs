@@ -5,11 +5,11 @@
 //! leader with its log, every broker registered and unfenced) within a bound, and no node may
 //! busy-wait over a quiet stretch after.
 
-use super::rng::SimRng;
-use super::{World, WorldConfig};
+use crate::common::rng::SimRng;
 use crate::invariants::InvariantChecker;
 use crate::metadata::MetadataRecord;
 use crate::raft::batch::Record;
+use crate::sim::{World, WorldConfig};
 
 /// What one seed ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,8 +110,8 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             if let Some(active) = world.active_controller() {
                 let rf = observers.min(3) as i16;
                 let name = format!("topic-{topics_sent}");
-                let request = crate::controller::rpc::ControllerRequest::CreateTopics {
-                    topics: vec![crate::controller::rpc::CreatableTopic {
+                let request = crate::common::message::controller::ControllerRequest::CreateTopics {
+                    topics: vec![crate::common::message::controller::CreatableTopic {
                         name,
                         num_partitions: 2,
                         replication_factor: rf,
@@ -133,7 +133,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
         {
             next_topic = world.now_ms() + 3_000;
             if let Some(active) = world.active_controller() {
-                use crate::controller::rpc::{
+                use crate::common::message::controller::{
                     AlterConfigOpType, AlterConfigsResource, AlterableConfig, ControllerRequest,
                 };
                 let (op, value) = if alters_sent % 3 == 2 {

@@ -1,8 +1,8 @@
 //! Controller RPCs: ControllerRegistration, CreateTopics, DeleteTopics, IncrementalAlterConfigs
 //! (and, with the broker lifecycle, BrokerRegistration and BrokerHeartbeat).
 
-use crate::raft::messages::Errors;
-use crate::sim::uuid::Uuid;
+use crate::common::protocol::Errors;
+use crate::common::uuid::Uuid;
 
 /// One topic of a CreateTopics request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub struct AlterableConfig {
 /// One resource (`AlterConfigsResource`) of an IncrementalAlterConfigs request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AlterConfigsResource {
-    /// resourceType: see the `RESOURCE_TYPE_*` constants of [`crate::metadata`].
+    /// resourceType: see the `RESOURCE_TYPE_*` constants of [`crate::common::config_resource`].
     pub resource_type: i8,
     /// resourceName: the topic name, a broker id, or "" for the cluster default.
     pub resource_name: String,
@@ -497,7 +497,7 @@ impl ControllerMessage {
                             .collect();
                         format!(
                             "{}:{} [{}]",
-                            crate::controller::configuration_control::resource_type_name(
+                            crate::common::config_resource::resource_type_name(
                                 r.resource_type
                             ),
                             r.resource_name,

@@ -1,6 +1,6 @@
 //! Kafka's `Uuid` as printed by its tools: URL-safe base64 without padding (22 characters).
 
-use super::rng::SimRng;
+use crate::common::rng::SimRng;
 use std::fmt;
 
 /// A 128-bit id (cluster id, directory id, topic id, incarnation id).

@@ -1,7 +1,7 @@
 //! Per-node log files (server.log, controller.log) with virtual timestamps, in log4j's layout
 //! `[%d] %p %m (%c)%n`.
 
-use super::clock::log4j_timestamp;
+use crate::common::clock::log4j_timestamp;
 use std::collections::VecDeque;
 use std::fmt;
 
