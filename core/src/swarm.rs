@@ -5,6 +5,9 @@
 //! leader with its log, every broker registered and unfenced) within a bound, and no node may
 //! busy-wait over a quiet stretch after.
 
+use crate::common::message::controller::{
+    AlterConfigOpType, AlterConfigsResource, AlterableConfig, ControllerRequest, CreatableTopic,
+};
 use crate::common::rng::SimRng;
 use crate::invariants::InvariantChecker;
 use crate::metadata::MetadataRecord;
@@ -62,107 +65,147 @@ pub const MAX_EVENTS: u64 = 2_000_000;
 /// Run one seed. An error says what broke, with the seed and the virtual time.
 pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
     let mut plan = SimRng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
-    let voters = 1 + plan.below(5) as i32;
-    let observers = plan.below(4) as i32;
-    let controllers: Vec<i32> = (0..voters).map(|i| 100 + i).collect();
-    let brokers: Vec<i32> = (0..observers).map(|i| 1 + i).collect();
-    let mut config = WorldConfig::new(seed, controllers.clone(), brokers.clone());
-    // Half the seeds run QuorumControllers (their own writes, reverts under faults); the others
-    // are Raft alone with raw appends, as Kafka's RaftEventSimulationTest.
-    config.run_controllers = plan.chance(0.5);
-    let raw_appends = !config.run_controllers;
-    config.network.latency_ms = plan.range_inclusive(0, 3);
-    config.network.jitter_ms = plan.range_inclusive(0, 20);
-    // Half the controller seeds snapshot often and clean their logs fast, so snapshots,
-    // segment deletion and FetchSnapshot run under faults.
-    if config.run_controllers && plan.chance(0.5) {
-        let m = &mut config.quorum.metadata_log;
-        m.max_record_bytes_between_snapshots = plan.range_inclusive(800, 6_000);
-        m.segment_bytes = plan.range_inclusive(500, 3_000) as usize;
-        m.retention_bytes = Some(plan.range_inclusive(1_000, 8_000));
-        m.clean_interval_ms = plan.range_inclusive(1_000, 5_000);
-    }
-    let fault_every_ms = plan.range_inclusive(200, 3000);
-    let drop_rate = if plan.chance(0.3) {
-        plan.below(30) as f64 / 100.0
-    } else {
-        0.0
-    };
-    let all: Vec<i32> = controllers.iter().chain(&brokers).copied().collect();
+    let (config, shape) = Shape::draw(seed, &mut plan);
     let fail = |w: &World, what: String| format!("seed {seed} at {} ms: {what}", w.now_ms());
     let mut world = World::new(config).map_err(|e| format!("seed {seed}: {e}"))?;
     let mut checker = InvariantChecker::new();
     checker.controller_check_every = 8;
+    let faults = safety_phase(&mut world, &mut checker, &shape, &mut plan, safety_ms)
+        .map_err(|e| fail(&world, e))?;
+    let healed_at = heal(&mut world, &shape);
+    let recovery_ms =
+        recover(&mut world, &mut checker, &shape, healed_at).map_err(|e| fail(&world, e))?;
+    // Convergence: every node follows that one leader and holds its log, every broker is
+    // registered in its current incarnation and unfenced.
+    let leader_end = world
+        .leader()
+        .and_then(|(id, _)| world.node(id))
+        .map(|n| n.disk.metadata_log.end_offset())
+        .unwrap_or(0);
+    let converged_ms = converge(&mut world, &mut checker, &shape, healed_at, leader_end)
+        .map_err(|e| fail(&world, e))?;
+    let quiet_max_node_events =
+        stay_quiet(&mut world, &mut checker, &shape).map_err(|e| fail(&world, e))?;
+    converged(&world, leader_end, !shape.raw_appends)
+        .map_err(|m| fail(&world, format!("fell apart after converging: {m}")))?;
+    let count = |pat: &str| {
+        world
+            .nodes()
+            .map(|n| n.log.lines().filter(|l| l.message.contains(pat)).count())
+            .sum::<usize>()
+    };
+    Ok(SwarmReport {
+        snapshots_written: count("Successfully wrote snapshot"),
+        snapshots_fetched: count("after downloading snapshot"),
+        snapshots_loaded: count("incrementing HandleLoadSnapshotCount"),
+        seed,
+        voters: shape.voters as usize,
+        observers: shape.observers as usize,
+        events: world.events_run(),
+        faults,
+        committed: checker.committed_len(),
+        recovery_ms,
+        converged_ms,
+        quiet_max_node_events,
+    })
+}
+
+/// What a seed drew for its cluster and its faults.
+struct Shape {
+    /// Number of controllers (voters), ids 100, 101, ...
+    voters: i32,
+    /// Number of brokers (observers), ids 1, 2, ...
+    observers: i32,
+    /// Every node id, controllers first.
+    all: Vec<i32>,
+    /// Raft alone with raw appends (no QuorumControllers).
+    raw_appends: bool,
+    /// Mean virtual ms between faults.
+    fault_every_ms: u64,
+    /// Drop rate a heal fault sets.
+    drop_rate: f64,
+}
+
+impl Shape {
+    /// Draws the cluster shape, network and fault rates from the plan RNG (in a fixed order: a
+    /// seed's run depends on it).
+    fn draw(seed: u64, plan: &mut SimRng) -> (WorldConfig, Shape) {
+        let voters = 1 + plan.below(5) as i32;
+        let observers = plan.below(4) as i32;
+        let controllers: Vec<i32> = (0..voters).map(|i| 100 + i).collect();
+        let brokers: Vec<i32> = (0..observers).map(|i| 1 + i).collect();
+        let mut config = WorldConfig::new(seed, controllers.clone(), brokers.clone());
+        // Half the seeds run QuorumControllers (their own writes, reverts under faults); the
+        // others are Raft alone with raw appends, as Kafka's RaftEventSimulationTest.
+        config.run_controllers = plan.chance(0.5);
+        config.network.latency_ms = plan.range_inclusive(0, 3);
+        config.network.jitter_ms = plan.range_inclusive(0, 20);
+        // Half the controller seeds snapshot often and clean their logs fast, so snapshots,
+        // segment deletion and FetchSnapshot run under faults.
+        if config.run_controllers && plan.chance(0.5) {
+            let m = &mut config.quorum.metadata_log;
+            m.max_record_bytes_between_snapshots = plan.range_inclusive(800, 6_000);
+            m.segment_bytes = plan.range_inclusive(500, 3_000) as usize;
+            m.retention_bytes = Some(plan.range_inclusive(1_000, 8_000));
+            m.clean_interval_ms = plan.range_inclusive(1_000, 5_000);
+        }
+        let fault_every_ms = plan.range_inclusive(200, 3000);
+        let drop_rate = if plan.chance(0.3) {
+            plan.below(30) as f64 / 100.0
+        } else {
+            0.0
+        };
+        let shape = Shape {
+            voters,
+            observers,
+            all: controllers.iter().chain(&brokers).copied().collect(),
+            raw_appends: !config.run_controllers,
+            fault_every_ms,
+            drop_rate,
+        };
+        (config, shape)
+    }
+}
+
+/// The safety phase's schedule of client work.
+struct Workload {
+    /// Next raw append (Raft-only seeds).
+    next_append: u64,
+    /// Next CreateTopics or IncrementalAlterConfigs.
+    next_topic: u64,
+    /// CreateTopics sent.
+    topics_sent: u64,
+    /// IncrementalAlterConfigs sent.
+    alters_sent: u64,
+}
+
+/// Runs until `safety_ms` with client work and random faults, the invariants checked after
+/// every event; returns the faults injected.
+fn safety_phase(
+    world: &mut World,
+    checker: &mut InvariantChecker,
+    shape: &Shape,
+    plan: &mut SimRng,
+    safety_ms: u64,
+) -> Result<u64, String> {
     let mut faults = 0;
-    let mut next_fault = fault_every_ms;
-    let mut next_append = 100;
-    let mut next_topic = 2_500;
-    let mut topics_sent = 0;
-    let mut alters_sent = 0;
+    let mut next_fault = shape.fault_every_ms;
+    let mut work = Workload {
+        next_append: 100,
+        next_topic: 2_500,
+        topics_sent: 0,
+        alters_sent: 0,
+    };
     while world.now_ms() < safety_ms {
-        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
+        if !step_checked(world, checker)? {
             break;
         }
-        // With controllers and brokers, topics give the fencing, controlled shutdown and
-        // AlterPartition paths partitions to act on.
-        if !raw_appends && observers > 0 && topics_sent < 2 && world.now_ms() >= next_topic {
-            next_topic = world.now_ms() + 4_000;
-            if let Some(active) = world.active_controller() {
-                let rf = observers.min(3) as i16;
-                let name = format!("topic-{topics_sent}");
-                let request = crate::common::message::controller::ControllerRequest::CreateTopics {
-                    topics: vec![crate::common::message::controller::CreatableTopic {
-                        name,
-                        num_partitions: 2,
-                        replication_factor: rf,
-                        configs: Vec::new(),
-                    }],
-                };
-                if world.admin_send(active, request).is_ok() {
-                    topics_sent += 1;
-                }
-            }
+        if !shape.raw_appends && shape.observers > 0 {
+            create_topics(world, shape, &mut work);
+            alter_configs(world, &mut work);
         }
-        // Then topic config changes (IncrementalAlterConfigs: ConfigRecords that set and
-        // delete), so config replay into controllers and images runs under faults too.
-        if !raw_appends
-            && observers > 0
-            && topics_sent > 0
-            && alters_sent < 6
-            && world.now_ms() >= next_topic
-        {
-            next_topic = world.now_ms() + 3_000;
-            if let Some(active) = world.active_controller() {
-                use crate::common::message::controller::{
-                    AlterConfigOpType, AlterConfigsResource, AlterableConfig, ControllerRequest,
-                };
-                let (op, value) = if alters_sent % 3 == 2 {
-                    (AlterConfigOpType::Delete, None)
-                } else {
-                    (
-                        AlterConfigOpType::Set,
-                        Some(format!("{}", 1000 * (alters_sent + 1))),
-                    )
-                };
-                let request = ControllerRequest::IncrementalAlterConfigs {
-                    resources: vec![AlterConfigsResource {
-                        resource_type: crate::metadata::RESOURCE_TYPE_TOPIC,
-                        resource_name: format!("topic-{}", alters_sent % 2),
-                        configs: vec![AlterableConfig {
-                            name: "retention.ms".into(),
-                            op,
-                            value,
-                        }],
-                    }],
-                    validate_only: false,
-                };
-                if world.admin_send(active, request).is_ok() {
-                    alters_sent += 1;
-                }
-            }
-        }
-        if raw_appends && world.now_ms() >= next_append {
-            next_append = world.now_ms() + plan.range_inclusive(50, 700);
+        if shape.raw_appends && world.now_ms() >= work.next_append {
+            work.next_append = world.now_ms() + plan.range_inclusive(50, 700);
             let n = 1 + plan.below(3) as usize;
             world.append_to_leader(
                 vec![Record::Metadata(MetadataRecord::NoOp); n],
@@ -170,84 +213,148 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             );
         }
         if world.now_ms() >= next_fault {
-            next_fault =
-                world.now_ms() + plan.range_inclusive(fault_every_ms / 2, fault_every_ms * 2);
+            next_fault = world.now_ms()
+                + plan.range_inclusive(shape.fault_every_ms / 2, shape.fault_every_ms * 2);
             faults += 1;
-            let id = all[plan.below(all.len() as u64) as usize];
-            match plan.below(9) {
-                0 => {
-                    let _ = world.kill(id);
-                }
-                8 => {
-                    let _ = world.terminate(id);
-                }
-                1 | 2 => {
-                    let _ = world.restart(id);
-                }
-                3 => {
-                    let _ = world.stop(id);
-                }
-                4 => {
-                    let _ = world.cont(id);
-                }
-                5 => {
-                    let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
-                    let mut shuffled = all.clone();
-                    for i in (1..shuffled.len()).rev() {
-                        let j = plan.below(i as u64 + 1) as usize;
-                        shuffled.swap(i, j);
-                    }
-                    let (a, b) = shuffled.split_at(cut.min(shuffled.len()));
-                    let _ = world.partition(&[a.to_vec(), b.to_vec()]);
-                }
-                6 => {
-                    let to = all[plan.below(all.len() as u64) as usize];
-                    if to != id {
-                        let _ = world.block(id, to);
-                    }
-                }
-                _ => {
-                    world.heal();
-                    world.set_drop_rate(drop_rate);
-                }
-            }
+            inject_fault(world, shape, plan);
         }
     }
-    // Liveness: heal everything, bring every process back.
+    Ok(faults)
+}
+
+/// With controllers and brokers, two topics give the fencing, controlled shutdown and
+/// AlterPartition paths partitions to act on.
+fn create_topics(world: &mut World, shape: &Shape, work: &mut Workload) {
+    if work.topics_sent >= 2 || world.now_ms() < work.next_topic {
+        return;
+    }
+    work.next_topic = world.now_ms() + 4_000;
+    let Some(active) = world.active_controller() else {
+        return;
+    };
+    let request = ControllerRequest::CreateTopics {
+        topics: vec![CreatableTopic {
+            name: format!("topic-{}", work.topics_sent),
+            num_partitions: 2,
+            replication_factor: shape.observers.min(3) as i16,
+            configs: Vec::new(),
+        }],
+    };
+    if world.admin_send(active, request).is_ok() {
+        work.topics_sent += 1;
+    }
+}
+
+/// Then topic config changes (IncrementalAlterConfigs: ConfigRecords that set and delete), so
+/// config replay into controllers and images runs under faults too.
+fn alter_configs(world: &mut World, work: &mut Workload) {
+    if work.topics_sent == 0 || work.alters_sent >= 6 || world.now_ms() < work.next_topic {
+        return;
+    }
+    work.next_topic = world.now_ms() + 3_000;
+    let Some(active) = world.active_controller() else {
+        return;
+    };
+    let (op, value) = if work.alters_sent % 3 == 2 {
+        (AlterConfigOpType::Delete, None)
+    } else {
+        (
+            AlterConfigOpType::Set,
+            Some(format!("{}", 1000 * (work.alters_sent + 1))),
+        )
+    };
+    let request = ControllerRequest::IncrementalAlterConfigs {
+        resources: vec![AlterConfigsResource {
+            resource_type: crate::metadata::RESOURCE_TYPE_TOPIC,
+            resource_name: format!("topic-{}", work.alters_sent % 2),
+            configs: vec![AlterableConfig {
+                name: "retention.ms".into(),
+                op,
+                value,
+            }],
+        }],
+        validate_only: false,
+    };
+    if world.admin_send(active, request).is_ok() {
+        work.alters_sent += 1;
+    }
+}
+
+/// One random fault: kill, terminate, restart, STOP, CONT, a partition, a one-way block, or a
+/// heal that sets the seed's drop rate.
+fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
+    let all = &shape.all;
+    let id = all[plan.below(all.len() as u64) as usize];
+    match plan.below(9) {
+        0 => {
+            let _ = world.kill(id);
+        }
+        8 => {
+            let _ = world.terminate(id);
+        }
+        1 | 2 => {
+            let _ = world.restart(id);
+        }
+        3 => {
+            let _ = world.stop(id);
+        }
+        4 => {
+            let _ = world.cont(id);
+        }
+        5 => {
+            let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
+            let mut shuffled = all.clone();
+            for i in (1..shuffled.len()).rev() {
+                let j = plan.below(i as u64 + 1) as usize;
+                shuffled.swap(i, j);
+            }
+            let (a, b) = shuffled.split_at(cut.min(shuffled.len()));
+            let _ = world.partition(&[a.to_vec(), b.to_vec()]);
+        }
+        6 => {
+            let to = all[plan.below(all.len() as u64) as usize];
+            if to != id {
+                let _ = world.block(id, to);
+            }
+        }
+        _ => {
+            world.heal();
+            world.set_drop_rate(shape.drop_rate);
+        }
+    }
+}
+
+/// Liveness begins: heal everything, bring every process back; returns the time of the heal.
+fn heal(world: &mut World, shape: &Shape) -> u64 {
     world.heal();
     world.set_drop_rate(0.0);
-    for id in &all {
+    for id in &shape.all {
         let _ = world.cont(*id);
         let _ = world.restart(*id);
     }
-    let healed_at = world.now_ms();
+    world.now_ms()
+}
+
+/// Runs until a leader commits a new record (a raw append, or the active controller's next
+/// NoOpRecord); returns the ms it took from the heal, or an error past [`LIVENESS_BOUND_MS`].
+fn recover(
+    world: &mut World,
+    checker: &mut InvariantChecker,
+    shape: &Shape,
+    healed_at: u64,
+) -> Result<u64, String> {
     let target = checker.committed_len();
     let mut appended: Option<(i32, i64)> = None;
     loop {
         if world.now_ms() > healed_at + LIVENESS_BOUND_MS {
-            return Err(fail(
-                &world,
-                format!(
-                    "no leader committed a new record within {LIVENESS_BOUND_MS} ms of healing (voters {voters}, observers {observers})\n{}",
-                    crate::view::status::status_table(&world)
-                ) + &world
-                    .nodes()
-                    .map(|n| format!(
-                        "node {}: wake {:?} pending {:?} {}\n",
-                        n.id,
-                        n.scheduled_wake_ms,
-                        n.raft.as_ref().map(|r| r.pending_records()),
-                        n.raft.as_ref().map(|r| r.describe()).unwrap_or_default()
-                    ))
-                    .collect::<String>(),
-            ));
+            return Err(no_recovery(world, shape));
         }
-        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
-            return Err(fail(&world, "the world ran out of events".into()));
+        if !step_checked(world, checker)? {
+            return Err("the world ran out of events".into());
         }
-        supervise(&mut world, &all);
+        supervise(world, &shape.all);
         match appended {
-            None if raw_appends => {
+            None if shape.raw_appends => {
                 if let Some((_, epoch, offset)) =
                     world.append_to_leader(vec![Record::Metadata(MetadataRecord::NoOp)], false)
                 {
@@ -265,7 +372,7 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             Some((epoch, offset)) => {
                 // Done when the record is committed (or a newer leader took over: append again).
                 if checker.committed_len() > offset && checker.committed_len() > target {
-                    break;
+                    return Ok(world.now_ms() - healed_at);
                 }
                 if world.leader().is_none_or(|(_, e)| e != epoch) {
                     appended = None;
@@ -273,79 +380,81 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
             }
         }
     }
-    let recovery_ms = world.now_ms() - healed_at;
-    // Convergence: every node follows that one leader and holds its log, every broker is
-    // registered in its current incarnation and unfenced.
-    let leader_end = world
-        .leader()
-        .and_then(|(id, _)| world.node(id))
-        .map(|n| n.disk.metadata_log.end_offset())
-        .unwrap_or(0);
-    let run_controllers = !raw_appends;
+}
+
+/// The error of a cluster that did not recover: the status table and each node's Raft state.
+fn no_recovery(world: &World, shape: &Shape) -> String {
+    format!(
+        "no leader committed a new record within {LIVENESS_BOUND_MS} ms of healing (voters {}, observers {})\n{}",
+        shape.voters,
+        shape.observers,
+        crate::view::status::status_table(world)
+    ) + &world
+        .nodes()
+        .map(|n| {
+            format!(
+                "node {}: wake {:?} pending {:?} {}\n",
+                n.id,
+                n.scheduled_wake_ms,
+                n.raft.as_ref().map(|r| r.pending_records()),
+                n.raft.as_ref().map(|r| r.describe()).unwrap_or_default()
+            )
+        })
+        .collect::<String>()
+}
+
+/// Runs until [`converged`]; returns the ms from the heal, or an error past
+/// [`CONVERGENCE_BOUND_MS`].
+fn converge(
+    world: &mut World,
+    checker: &mut InvariantChecker,
+    shape: &Shape,
+    healed_at: u64,
+    leader_end: i64,
+) -> Result<u64, String> {
     loop {
-        let missing = match converged(&world, leader_end, run_controllers) {
-            Ok(()) => break,
+        let missing = match converged(world, leader_end, !shape.raw_appends) {
+            Ok(()) => return Ok(world.now_ms() - healed_at),
             Err(m) => m,
         };
         if world.now_ms() > healed_at + CONVERGENCE_BOUND_MS {
-            return Err(fail(
-                &world,
-                format!(
-                    "not converged within {CONVERGENCE_BOUND_MS} ms of healing: {missing}\n{}",
-                    crate::view::status::status_table(&world)
-                ),
+            return Err(format!(
+                "not converged within {CONVERGENCE_BOUND_MS} ms of healing: {missing}\n{}",
+                crate::view::status::status_table(world)
             ));
         }
-        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
-            return Err(fail(&world, "the world ran out of events".into()));
+        if !step_checked(world, checker)? {
+            return Err("the world ran out of events".into());
         }
-        supervise(&mut world, &all);
+        supervise(world, &shape.all);
     }
-    let converged_ms = world.now_ms() - healed_at;
-    // No busy-waiting: over a quiet stretch every node runs a bounded number of events, and
-    // the cluster stays converged.
-    let before: Vec<u64> = all.iter().map(|id| world.node_events(*id)).collect();
+}
+
+/// No busy-waiting: over a quiet stretch every node runs a bounded number of events; returns
+/// the most one node ran.
+fn stay_quiet(
+    world: &mut World,
+    checker: &mut InvariantChecker,
+    shape: &Shape,
+) -> Result<u64, String> {
+    let before: Vec<u64> = shape.all.iter().map(|id| world.node_events(*id)).collect();
     let quiet_end = world.now_ms() + QUIET_MS;
     while world.now_ms() < quiet_end {
-        if !step_checked(&mut world, &mut checker).map_err(|e| fail(&world, e))? {
+        if !step_checked(world, checker)? {
             break;
         }
     }
     let mut quiet_max_node_events = 0;
-    for (id, before) in all.iter().zip(before) {
+    for (id, before) in shape.all.iter().zip(before) {
         let ran = world.node_events(*id) - before;
         quiet_max_node_events = quiet_max_node_events.max(ran);
         if ran > QUIET_MAX_NODE_EVENTS {
-            return Err(fail(
-                &world,
-                format!(
-                    "node {id} ran {ran} events in {QUIET_MS} ms of a converged cluster (at most {QUIET_MAX_NODE_EVENTS}): busy-waiting"
-                ),
+            return Err(format!(
+                "node {id} ran {ran} events in {QUIET_MS} ms of a converged cluster (at most {QUIET_MAX_NODE_EVENTS}): busy-waiting"
             ));
         }
     }
-    converged(&world, leader_end, run_controllers)
-        .map_err(|m| fail(&world, format!("fell apart after converging: {m}")))?;
-    let count = |pat: &str| {
-        world
-            .nodes()
-            .map(|n| n.log.lines().filter(|l| l.message.contains(pat)).count())
-            .sum::<usize>()
-    };
-    Ok(SwarmReport {
-        snapshots_written: count("Successfully wrote snapshot"),
-        snapshots_fetched: count("after downloading snapshot"),
-        snapshots_loaded: count("incrementing HandleLoadSnapshotCount"),
-        seed,
-        voters: voters as usize,
-        observers: observers as usize,
-        events: world.events_run(),
-        faults,
-        committed: checker.committed_len(),
-        recovery_ms,
-        converged_ms,
-        quiet_max_node_events,
-    })
+    Ok(quiet_max_node_events)
 }
 
 /// Run one event, then the livelock bound and the invariants; false when nothing is scheduled.

@@ -3,11 +3,13 @@
 //! - `serve [--port 8080] [--no-build]`: build the page into `dist/` and serve it.
 //! - `dist`: build the page into `dist/` only.
 //! - `test`: fmt, clippy, native tests, the page build and the headless-browser test.
+//! - `deps`: the house rules: kraft-core's import layers and cycles, file and function sizes.
 //! - `browser`: only the headless-browser test, against the `dist/` built last.
 //! - `bench`: the engine's benchmark (`kraft bench`), then the page's in Chromium.
 
 mod browser;
 mod cpu_profile;
+mod deps;
 mod dist;
 mod serve;
 mod test;
@@ -28,6 +30,8 @@ commands:
   dist                               build the page into dist/
   test                               fmt, clippy, native tests, dist build, headless-browser test
                                      (KRAFT_SKIP_BROWSER=1 skips the browser step)
+  deps                               check kraft-core's import layers (no cycle, none up a
+                                     layer) and file/function sizes (800/100 lines)
   browser                            only the headless-browser test, against the dist/ built last
   bench [--no-wasm] [args..]         the engine's benchmark (kraft bench [args..]), then the page's
                                      in headless Chromium: wasm speed and memory over 1 simulated
@@ -43,6 +47,7 @@ fn main() -> ExitCode {
         Some("test") => test::run(),
         Some("bench") => bench(&args[1..]),
         Some("browser") => browser::run(),
+        Some("deps") => deps::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

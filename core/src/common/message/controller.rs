@@ -475,118 +475,132 @@ impl ControllerMessage {
     /// Summary for views.
     pub fn summary(&self) -> String {
         match self {
-            ControllerMessage::Request { body, .. } => match body {
-                ControllerRequest::ControllerRegistration { controller_id, .. } => {
-                    format!("controllerId={controller_id}")
+            ControllerMessage::Request { body, .. } => body.summary(),
+            ControllerMessage::Response { body, .. } => body.summary(),
+        }
+    }
+}
+
+impl ControllerRequest {
+    /// The request's interesting fields, for views.
+    pub fn summary(&self) -> String {
+        match self {
+            ControllerRequest::ControllerRegistration { controller_id, .. } => {
+                format!("controllerId={controller_id}")
+            }
+            ControllerRequest::CreateTopics { topics } => format!(
+                "topics={:?}",
+                topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()
+            ),
+            ControllerRequest::DeleteTopics { names } => format!("topics={names:?}"),
+            ControllerRequest::IncrementalAlterConfigs { resources, .. } => resources
+                .iter()
+                .map(|r| {
+                    let ops: Vec<String> = r
+                        .configs
+                        .iter()
+                        .map(|c| match &c.value {
+                            Some(v) => format!("{}:{}={v}", c.op.name(), c.name),
+                            None => format!("{}:{}", c.op.name(), c.name),
+                        })
+                        .collect();
+                    format!(
+                        "{}:{} [{}]",
+                        crate::common::config_resource::resource_type_name(
+                            r.resource_type
+                        ),
+                        r.resource_name,
+                        ops.join(", ")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            ControllerRequest::BrokerRegistration { broker_id, .. } => {
+                format!("brokerId={broker_id}")
+            }
+            ControllerRequest::AlterPartition {
+                broker_id,
+                partition_id,
+                new_isr,
+                ..
+            } => format!("leader={broker_id} partition={partition_id} newIsr={new_isr:?}"),
+            ControllerRequest::BrokerHeartbeat {
+                broker_id,
+                broker_epoch,
+                current_metadata_offset,
+                want_fence,
+                want_shut_down,
+                cordoned_log_dirs,
+            } => format!(
+                "brokerId={broker_id} brokerEpoch={broker_epoch} currentMetadataOffset={current_metadata_offset} wantFence={want_fence} wantShutDown={want_shut_down}{}",
+                match cordoned_log_dirs {
+                    Some(d) => format!(
+                        " cordonedLogDirs=[{}]",
+                        d.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                    None => String::new(),
                 }
-                ControllerRequest::CreateTopics { topics } => format!(
-                    "topics={:?}",
-                    topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()
-                ),
-                ControllerRequest::DeleteTopics { names } => format!("topics={names:?}"),
-                ControllerRequest::IncrementalAlterConfigs { resources, .. } => resources
+            ),
+        }
+    }
+}
+
+impl ControllerResponse {
+    /// The response's interesting fields, for views.
+    pub fn summary(&self) -> String {
+        match self {
+            ControllerResponse::ControllerRegistration { error } => {
+                format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
+            }
+            ControllerResponse::CreateTopics { topics, error }
+            | ControllerResponse::DeleteTopics { topics, error } => match error {
+                Some(e) => format!("error={}", e.name()),
+                None => topics
                     .iter()
-                    .map(|r| {
-                        let ops: Vec<String> = r
-                            .configs
-                            .iter()
-                            .map(|c| match &c.value {
-                                Some(v) => format!("{}:{}={v}", c.op.name(), c.name),
-                                None => format!("{}:{}", c.op.name(), c.name),
-                            })
-                            .collect();
+                    .map(|t| {
                         format!(
-                            "{}:{} [{}]",
-                            crate::common::config_resource::resource_type_name(
-                                r.resource_type
-                            ),
-                            r.resource_name,
-                            ops.join(", ")
+                            "{}={}",
+                            t.name,
+                            t.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
                         )
                     })
                     .collect::<Vec<_>>()
                     .join(" "),
-                ControllerRequest::BrokerRegistration { broker_id, .. } => {
-                    format!("brokerId={broker_id}")
-                }
-                ControllerRequest::AlterPartition {
-                    broker_id,
-                    partition_id,
-                    new_isr,
-                    ..
-                } => format!("leader={broker_id} partition={partition_id} newIsr={new_isr:?}"),
-                ControllerRequest::BrokerHeartbeat {
-                    broker_id,
-                    broker_epoch,
-                    current_metadata_offset,
-                    want_fence,
-                    want_shut_down,
-                    cordoned_log_dirs,
-                } => format!(
-                    "brokerId={broker_id} brokerEpoch={broker_epoch} currentMetadataOffset={current_metadata_offset} wantFence={want_fence} wantShutDown={want_shut_down}{}",
-                    match cordoned_log_dirs {
-                        Some(d) => format!(
-                            " cordonedLogDirs=[{}]",
-                            d.iter().map(|u| u.to_string()).collect::<Vec<_>>().join(", ")
-                        ),
-                        None => String::new(),
-                    }
-                ),
             },
-            ControllerMessage::Response { body, .. } => match body {
-                ControllerResponse::ControllerRegistration { error } => {
-                    format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
-                }
-                ControllerResponse::CreateTopics { topics, error }
-                | ControllerResponse::DeleteTopics { topics, error } => match error {
-                    Some(e) => format!("error={}", e.name()),
-                    None => topics
-                        .iter()
-                        .map(|t| {
-                            format!(
-                                "{}={}",
-                                t.name,
-                                t.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                },
-                ControllerResponse::IncrementalAlterConfigs { responses, error } => match error {
-                    Some(e) => format!("error={}", e.name()),
-                    None => responses
-                        .iter()
-                        .map(|r| {
-                            format!(
-                                "{}={}",
-                                r.resource_name,
-                                r.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                },
-                ControllerResponse::BrokerRegistration {
-                    error,
-                    broker_epoch,
-                } => format!(
-                    "error={} brokerEpoch={broker_epoch}",
-                    error.map(|e| e.name()).unwrap_or("NONE")
-                ),
-                ControllerResponse::BrokerHeartbeat {
-                    error,
-                    is_caught_up,
-                    is_fenced,
-                    should_shut_down,
-                } => format!(
-                    "error={} isCaughtUp={is_caught_up} isFenced={is_fenced} shouldShutDown={should_shut_down}",
-                    error.map(|e| e.name()).unwrap_or("NONE")
-                ),
-                ControllerResponse::AlterPartition { error } => {
-                    format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
-                }
-                ControllerResponse::Failed { error, .. } => error.name().to_string(),
+            ControllerResponse::IncrementalAlterConfigs { responses, error } => match error {
+                Some(e) => format!("error={}", e.name()),
+                None => responses
+                    .iter()
+                    .map(|r| {
+                        format!(
+                            "{}={}",
+                            r.resource_name,
+                            r.error.as_ref().map(|e| e.0.name()).unwrap_or("NONE")
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" "),
             },
+            ControllerResponse::BrokerRegistration {
+                error,
+                broker_epoch,
+            } => format!(
+                "error={} brokerEpoch={broker_epoch}",
+                error.map(|e| e.name()).unwrap_or("NONE")
+            ),
+            ControllerResponse::BrokerHeartbeat {
+                error,
+                is_caught_up,
+                is_fenced,
+                should_shut_down,
+            } => format!(
+                "error={} isCaughtUp={is_caught_up} isFenced={is_fenced} shouldShutDown={should_shut_down}",
+                error.map(|e| e.name()).unwrap_or("NONE")
+            ),
+            ControllerResponse::AlterPartition { error } => {
+                format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
+            }
+            ControllerResponse::Failed { error, .. } => error.name().to_string(),
         }
     }
 }
