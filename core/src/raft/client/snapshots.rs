@@ -24,6 +24,7 @@ pub const FILE_DELETE_DELAY_MS: u64 = 60_000;
 const SNAPSHOTS_LOGGER: &str = "org.apache.kafka.snapshot.Snapshots";
 
 impl KafkaRaftClient {
+    /// The log prefix of KafkaRaftLog lines.
     fn metadata_log_prefix(&self) -> String {
         format!(
             "[RaftLog partition=__cluster_metadata-0, nodeId={}] ",
@@ -31,6 +32,7 @@ impl KafkaRaftClient {
         )
     }
 
+    /// Log a line as KafkaRaftLog.
     fn log_metadata_log(&self, io: &mut RaftIo, message: String) {
         let prefix = self.metadata_log_prefix();
         io.log_line(Level::Info, &prefix, METADATA_LOG_LOGGER, message);
@@ -366,6 +368,7 @@ impl KafkaRaftClient {
         Ok(true)
     }
 
+    /// A follower's fetch succeeded: restart its fetch timeout.
     fn reset_fetch_timeout(&mut self, now: u64) {
         if let EpochState::Follower(f) = &mut self.quorum.state {
             f.reset_fetch_timeout_for_successful_fetch(now);
@@ -430,6 +433,7 @@ impl KafkaRaftClient {
         io.disk.metadata_log.deleted_snapshots.push((id, at));
     }
 
+    /// `maybeClean`'s two retention passes: by size, then by time.
     fn clean_snapshots(&mut self, io: &mut RaftIo) {
         let cfg = self.config.metadata_log.clone();
         if let Some(max) = cfg.retention_bytes {
