@@ -533,7 +533,8 @@ impl BrokerLifecycleManager {
         }
     }
 
-    /// `BrokerHeartbeatResponseEvent`.
+    /// `BrokerHeartbeatResponseEvent` (BrokerHeartbeatResponseHandler): a failure or an error
+    /// retries after the interval; an answer moves the broker on as its state says.
     fn handle_heartbeat_response(
         &mut self,
         body: ControllerResponse,
@@ -572,55 +573,8 @@ impl BrokerLifecycleManager {
         }
         self.fenced = is_fenced;
         match self.state {
-            BrokerState::Starting => {
-                if is_caught_up {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Info,
-                        "The broker has caught up. Transitioning from STARTING to RECOVERY.".into(),
-                    );
-                    self.state = BrokerState::Recovery;
-                    self.caught_up = true;
-                    // config.cordonedLogDirs(): none here.
-                    self.cordoned_log_dirs = Some(Vec::new());
-                } else {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Debug,
-                        "The broker is STARTING. Still waiting to catch up with cluster metadata."
-                            .into(),
-                    );
-                }
-                self.schedule_next_communication(now_ms, STARTING_HEARTBEAT_MS);
-                if is_caught_up {
-                    // BrokerServer, once caught up and its first image is published, calls
-                    // setReadyToUnfence: the next heartbeat goes at once, not wanting a fence.
-                    self.ready_to_unfence = true;
-                    self.schedule_next_communication(now_ms, 0);
-                }
-            }
-            BrokerState::Recovery => {
-                if !is_fenced {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Info,
-                        "The broker has been unfenced. Transitioning from RECOVERY to RUNNING."
-                            .into(),
-                    );
-                    self.state = BrokerState::Running;
-                } else {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Info,
-                        "The broker is in RECOVERY.".into(),
-                    );
-                }
-                self.schedule_next_communication(now_ms, HEARTBEAT_INTERVAL_MS);
-            }
+            BrokerState::Starting => self.on_starting_heartbeat(is_caught_up, now_ms, log),
+            BrokerState::Recovery => self.on_recovery_heartbeat(is_fenced, now_ms, log),
             BrokerState::Running => {
                 self.log(
                     log,
@@ -631,29 +585,7 @@ impl BrokerLifecycleManager {
                 self.schedule_next_communication(now_ms, HEARTBEAT_INTERVAL_MS);
             }
             BrokerState::PendingControlledShutdown => {
-                if !should_shut_down {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Info,
-                        "The broker is in PENDING_CONTROLLED_SHUTDOWN state, still waiting for the active controller.".into(),
-                    );
-                    let interval = if self.got_controlled_shutdown_response {
-                        HEARTBEAT_INTERVAL_MS
-                    } else {
-                        FIRST_PENDING_SHUTDOWN_HEARTBEAT_MS
-                    };
-                    self.schedule_next_communication(now_ms, interval);
-                } else {
-                    self.log(
-                        log,
-                        now_ms,
-                        Level::Info,
-                        "The controller has asked us to exit controlled shutdown.".into(),
-                    );
-                    self.begin_shutdown(now_ms, log);
-                }
-                self.got_controlled_shutdown_response = true;
+                self.on_pending_controlled_shutdown_heartbeat(should_shut_down, now_ms, log)
             }
             BrokerState::ShuttingDown => self.log(
                 log,
@@ -671,5 +603,90 @@ impl BrokerLifecycleManager {
                 self.schedule_next_communication(now_ms, HEARTBEAT_INTERVAL_MS);
             }
         }
+    }
+
+    /// A heartbeat answer while STARTING: once caught up, move to RECOVERY and heartbeat at
+    /// once, ready to be unfenced; else heartbeat again soon.
+    fn on_starting_heartbeat(&mut self, is_caught_up: bool, now_ms: u64, log: &mut NodeLog) {
+        if is_caught_up {
+            self.log(
+                log,
+                now_ms,
+                Level::Info,
+                "The broker has caught up. Transitioning from STARTING to RECOVERY.".into(),
+            );
+            self.state = BrokerState::Recovery;
+            self.caught_up = true;
+            // config.cordonedLogDirs(): none here.
+            self.cordoned_log_dirs = Some(Vec::new());
+        } else {
+            self.log(
+                log,
+                now_ms,
+                Level::Debug,
+                "The broker is STARTING. Still waiting to catch up with cluster metadata.".into(),
+            );
+        }
+        self.schedule_next_communication(now_ms, STARTING_HEARTBEAT_MS);
+        if is_caught_up {
+            // BrokerServer, once caught up and its first image is published, calls
+            // setReadyToUnfence: the next heartbeat goes at once, not wanting a fence.
+            self.ready_to_unfence = true;
+            self.schedule_next_communication(now_ms, 0);
+        }
+    }
+
+    /// A heartbeat answer in RECOVERY: unfenced, the broker is RUNNING.
+    fn on_recovery_heartbeat(&mut self, is_fenced: bool, now_ms: u64, log: &mut NodeLog) {
+        if !is_fenced {
+            self.log(
+                log,
+                now_ms,
+                Level::Info,
+                "The broker has been unfenced. Transitioning from RECOVERY to RUNNING.".into(),
+            );
+            self.state = BrokerState::Running;
+        } else {
+            self.log(
+                log,
+                now_ms,
+                Level::Info,
+                "The broker is in RECOVERY.".into(),
+            );
+        }
+        self.schedule_next_communication(now_ms, HEARTBEAT_INTERVAL_MS);
+    }
+
+    /// A heartbeat answer in PENDING_CONTROLLED_SHUTDOWN: keep asking until the controller
+    /// says the broker may shut down.
+    fn on_pending_controlled_shutdown_heartbeat(
+        &mut self,
+        should_shut_down: bool,
+        now_ms: u64,
+        log: &mut NodeLog,
+    ) {
+        if !should_shut_down {
+            self.log(
+                log,
+                now_ms,
+                Level::Info,
+                "The broker is in PENDING_CONTROLLED_SHUTDOWN state, still waiting for the active controller.".into(),
+            );
+            let interval = if self.got_controlled_shutdown_response {
+                HEARTBEAT_INTERVAL_MS
+            } else {
+                FIRST_PENDING_SHUTDOWN_HEARTBEAT_MS
+            };
+            self.schedule_next_communication(now_ms, interval);
+        } else {
+            self.log(
+                log,
+                now_ms,
+                Level::Info,
+                "The controller has asked us to exit controlled shutdown.".into(),
+            );
+            self.begin_shutdown(now_ms, log);
+        }
+        self.got_controlled_shutdown_response = true;
     }
 }

@@ -40,6 +40,23 @@ pub struct QuorumState {
 /// (a fatal fault: the process exits).
 pub type TransitionResult = Result<(), String>;
 
+/// `quorum-state` as stored (epoch 0, no leader, no vote when the file is absent); the voters'
+/// directory ids fill in a vote's directory id.
+fn read_election_state(voters: &[VoterNode], io: &RaftIo) -> Result<ElectionState, String> {
+    let dirs: Vec<(i32, crate::common::uuid::Uuid)> = voters
+        .iter()
+        .filter_map(|v| v.key.directory_id.map(|d| (v.key.id, d)))
+        .collect();
+    match io.disk.read_file(&quorum_state_path()) {
+        Some(text) => ElectionState::from_json(text, &dirs),
+        None => Ok(ElectionState {
+            epoch: 0,
+            leader_id: None,
+            voted_key: None,
+        }),
+    }
+}
+
 impl QuorumState {
     /// `initialize`: read `quorum-state` and the log's last epoch and pick the starting state.
     pub fn initialize(
@@ -49,21 +66,9 @@ impl QuorumState {
         prefix: String,
         io: &mut RaftIo,
     ) -> Result<QuorumState, String> {
-        let dirs: Vec<(i32, crate::common::uuid::Uuid)> = voters
-            .iter()
-            .filter_map(|v| v.key.directory_id.map(|d| (v.key.id, d)))
-            .collect();
-        let election = match io.disk.read_file(&quorum_state_path()) {
-            Some(text) => ElectionState::from_json(text, &dirs)?,
-            None => ElectionState {
-                epoch: 0,
-                leader_id: None,
-                voted_key: None,
-            },
-        };
+        let election = read_election_state(&voters, io)?;
         let log_epoch = io.disk.metadata_log.last_fetched_epoch();
         let voter_ids: Vec<i32> = voters.iter().map(|v| v.key.id).collect();
-        let is_voter = voter_ids.contains(&local.id);
         let mut qs = QuorumState {
             local,
             voters,
@@ -72,7 +77,7 @@ impl QuorumState {
                 epoch: 0,
                 leader_id: None,
                 voted_key: None,
-                voters: voter_ids.clone(),
+                voters: voter_ids,
                 election_timeout_ms: 0,
                 election_deadline_ms: None,
                 high_watermark: None,
@@ -80,23 +85,27 @@ impl QuorumState {
             config,
             prefix,
         };
-        let timeout = qs.random_election_timeout(io);
+        let initial = qs.initial_state(&election, log_epoch, io);
+        qs.complete_initial_transition(initial, io);
+        Ok(qs)
+    }
+
+    /// The state `initialize` picks: unattached in the log's epoch when `quorum-state` is
+    /// behind the log; Resigned when it names this replica leader; Candidate when this voter
+    /// voted for itself; following a known leader; else unattached.
+    fn initial_state(
+        &self,
+        election: &ElectionState,
+        log_epoch: i32,
+        io: &mut RaftIo,
+    ) -> EpochState {
+        let local = self.local;
+        let timeout = self.random_election_timeout(io);
         let now = io.now_ms;
-        let unattached = |epoch, leader_id, voted_key, qs: &QuorumState, timeout: u64| {
-            EpochState::Unattached(UnattachedState {
-                epoch,
-                leader_id,
-                voted_key,
-                voters: qs.voter_ids(),
-                election_timeout_ms: timeout,
-                election_deadline_ms: is_voter.then_some(now + timeout),
-                high_watermark: None,
-            })
-        };
-        let initial = if election.epoch < log_epoch {
+        if election.epoch < log_epoch {
             io.log_line(
                 Level::Warn,
-                &qs.prefix,
+                &self.prefix,
                 loggers::QUORUM_STATE,
                 format!(
                     "Epoch from quorum store file ({}) is {}, which is smaller than last written epoch {} in the log",
@@ -105,56 +114,81 @@ impl QuorumState {
                     log_epoch
                 ),
             );
-            unattached(log_epoch, None, None, &qs, timeout)
+            self.initial_unattached(log_epoch, None, None, timeout, now)
         } else if election.leader_id == Some(local.id) {
             EpochState::Resigned(ResignedState {
                 local_id: local.id,
                 epoch: election.epoch,
-                voters: qs.voter_ids(),
+                voters: self.voter_ids(),
                 election_timeout_ms: timeout,
-                election_deadline_ms: io.now_ms + timeout,
-                unacked_voters: qs.remote_voter_ids(),
+                election_deadline_ms: now + timeout,
+                unacked_voters: self.remote_voter_ids(),
                 preferred_successors: Vec::new(),
                 high_watermark: None,
             })
-        } else if election.voted_key.map(|k| k.id) == Some(local.id) && is_voter {
-            let mut e = EpochElection::new(&qs.voter_keys());
+        } else if election.voted_key.map(|k| k.id) == Some(local.id) && self.is_voter() {
+            let mut e = EpochElection::new(&self.voter_keys());
             e.record_granted(local.id);
             EpochState::Candidate(CandidateState {
                 local,
                 epoch: election.epoch,
                 epoch_election: e,
                 election_timeout_ms: timeout,
-                election_deadline_ms: io.now_ms + timeout,
+                election_deadline_ms: now + timeout,
                 high_watermark: None,
             })
         } else if let Some(leader) = election.leader_id {
-            match qs.voter_port(leader) {
+            match self.voter_port(leader) {
                 Some(port) => EpochState::Follower(FollowerState {
                     epoch: election.epoch,
                     leader_id: leader,
                     leader_port: port,
                     voted_key: election.voted_key,
-                    voters: qs.voter_ids(),
-                    fetch_timeout_ms: qs.config.fetch_timeout_ms,
-                    fetch_deadline_ms: io.now_ms + qs.config.fetch_timeout_ms,
+                    voters: self.voter_ids(),
+                    fetch_timeout_ms: self.config.fetch_timeout_ms,
+                    fetch_deadline_ms: now + self.config.fetch_timeout_ms,
                     has_fetched_from_leader: false,
                     high_watermark: None,
                 }),
-                None => unattached(
+                None => self.initial_unattached(
                     election.epoch,
                     Some(leader),
                     election.voted_key,
-                    &qs,
                     timeout,
+                    now,
                 ),
             }
         } else {
-            unattached(election.epoch, None, election.voted_key, &qs, timeout)
-        };
+            self.initial_unattached(election.epoch, None, election.voted_key, timeout, now)
+        }
+    }
+
+    /// An initial Unattached state; a voter's election timer starts at `now_ms`.
+    fn initial_unattached(
+        &self,
+        epoch: i32,
+        leader_id: Option<i32>,
+        voted_key: Option<ReplicaKey>,
+        timeout: u64,
+        now_ms: u64,
+    ) -> EpochState {
+        EpochState::Unattached(UnattachedState {
+            epoch,
+            leader_id,
+            voted_key,
+            voters: self.voter_ids(),
+            election_timeout_ms: timeout,
+            election_deadline_ms: self.is_voter().then_some(now_ms + timeout),
+            high_watermark: None,
+        })
+    }
+
+    /// The durable transition to the initial state "from null": `quorum-state` is written
+    /// before the state changes in memory.
+    fn complete_initial_transition(&mut self, initial: EpochState, io: &mut RaftIo) {
         io.log_line(
             Level::Info,
-            &qs.prefix,
+            &self.prefix,
             loggers::QUORUM_STATE,
             format!(
                 "Attempting durable transition to {} from null",
@@ -165,12 +199,11 @@ impl QuorumState {
             .write_file(&quorum_state_path(), initial.election().to_json());
         io.log_line(
             Level::Info,
-            &qs.prefix,
+            &self.prefix,
             loggers::QUORUM_STATE,
             format!("Completed transition to {} from null", state_text(&initial)),
         );
-        qs.state = initial;
-        Ok(qs)
+        self.state = initial;
     }
 
     /// The voter ids, sorted.

@@ -24,6 +24,7 @@ pub const FILE_DELETE_DELAY_MS: u64 = 60_000;
 const SNAPSHOTS_LOGGER: &str = "org.apache.kafka.snapshot.Snapshots";
 
 impl KafkaRaftClient {
+    /// The log prefix of KafkaRaftLog lines.
     fn metadata_log_prefix(&self) -> String {
         format!(
             "[RaftLog partition=__cluster_metadata-0, nodeId={}] ",
@@ -31,6 +32,7 @@ impl KafkaRaftClient {
         )
     }
 
+    /// Log a line as KafkaRaftLog.
     fn log_metadata_log(&self, io: &mut RaftIo, message: String) {
         let prefix = self.metadata_log_prefix();
         io.log_line(Level::Info, &prefix, METADATA_LOG_LOGGER, message);
@@ -300,72 +302,60 @@ impl KafkaRaftClient {
             );
             return Ok(false);
         }
-        let Some(p) = io.disk.metadata_log.partial_snapshot.as_mut() else {
-            return Err(format!(
-                "Received unexpected fetch snapshot response: snapshot {}",
-                snapshot_name(r.snapshot_id)
-            ));
-        };
-        if p.id != r.snapshot_id {
-            return Err(format!(
-                "Received fetch snapshot response with an invalid id. Expected {}; Received {}",
-                offset_and_epoch_text(p.id),
-                offset_and_epoch_text(r.snapshot_id)
-            ));
-        }
-        if p.received != r.position {
-            return Err(format!(
-                "Received fetch snapshot response with an invalid position. Expected {}; Received {}",
-                p.received, r.position
-            ));
-        }
-        p.received += r.chunk_bytes;
-        p.content = r.snapshot.clone();
-        if p.received == r.size {
-            let snapshot = p
-                .content
-                .clone()
-                .ok_or_else(|| "FetchSnapshot response without data".to_string())?;
-            io.disk.metadata_log.partial_snapshot = None;
-            io.disk.metadata_log.store_snapshot(snapshot.clone());
-            if !io.disk.metadata_log.truncate_to_latest_snapshot() {
-                let log = &io.disk.metadata_log;
-                return Err(format!(
-                    "Full log truncation expected but didn't happen. Snapshot of {}, log end offset {}, last fetched {}",
-                    offset_and_epoch_text(snapshot.id),
-                    log.end_offset(),
-                    log.last_fetched_epoch()
-                ));
-            }
-            for id in io.disk.metadata_log.delete_snapshots_before_start() {
-                let reason = format!(
-                    "Marking snapshot {} for deletion because the partition was fully truncated",
-                    offset_and_epoch_text(id)
-                );
-                self.mark_for_delete(id, reason, io);
-            }
-            let (end, last_epoch) = (
-                io.disk.metadata_log.end_offset(),
-                io.disk.metadata_log.last_fetched_epoch(),
-            );
-            self.log(
-                io,
-                Level::Info,
-                format!(
-                    "Fully truncated the log at ({end}, {last_epoch}) after downloading snapshot {} from leader {from}",
-                    offset_and_epoch_text(snapshot.id)
-                ),
-            );
-            if let EpochState::Follower(f) = &mut self.quorum.state {
-                if f.high_watermark.is_none_or(|hw| hw < end) {
-                    f.high_watermark = Some(end);
-                }
-            }
+        if let Some(snapshot) = append_snapshot_chunk(&r, io)? {
+            self.complete_snapshot_download(from, snapshot, io)?;
         }
         self.reset_fetch_timeout(now);
         Ok(true)
     }
 
+    /// The download is complete: store the snapshot, fully truncate the log to it, mark the
+    /// older snapshots for deletion and move the high watermark to its end.
+    fn complete_snapshot_download(
+        &mut self,
+        from: i32,
+        snapshot: Arc<RawSnapshot>,
+        io: &mut RaftIo,
+    ) -> RaftResult<()> {
+        io.disk.metadata_log.partial_snapshot = None;
+        io.disk.metadata_log.store_snapshot(snapshot.clone());
+        if !io.disk.metadata_log.truncate_to_latest_snapshot() {
+            let log = &io.disk.metadata_log;
+            return Err(format!(
+                "Full log truncation expected but didn't happen. Snapshot of {}, log end offset {}, last fetched {}",
+                offset_and_epoch_text(snapshot.id),
+                log.end_offset(),
+                log.last_fetched_epoch()
+            ));
+        }
+        for id in io.disk.metadata_log.delete_snapshots_before_start() {
+            let reason = format!(
+                "Marking snapshot {} for deletion because the partition was fully truncated",
+                offset_and_epoch_text(id)
+            );
+            self.mark_for_delete(id, reason, io);
+        }
+        let (end, last_epoch) = (
+            io.disk.metadata_log.end_offset(),
+            io.disk.metadata_log.last_fetched_epoch(),
+        );
+        self.log(
+            io,
+            Level::Info,
+            format!(
+                "Fully truncated the log at ({end}, {last_epoch}) after downloading snapshot {} from leader {from}",
+                offset_and_epoch_text(snapshot.id)
+            ),
+        );
+        if let EpochState::Follower(f) = &mut self.quorum.state {
+            if f.high_watermark.is_none_or(|hw| hw < end) {
+                f.high_watermark = Some(end);
+            }
+        }
+        Ok(())
+    }
+
+    /// A follower's fetch succeeded: restart its fetch timeout.
     fn reset_fetch_timeout(&mut self, now: u64) {
         if let EpochState::Follower(f) = &mut self.quorum.state {
             f.reset_fetch_timeout_for_successful_fetch(now);
@@ -430,6 +420,7 @@ impl KafkaRaftClient {
         io.disk.metadata_log.deleted_snapshots.push((id, at));
     }
 
+    /// `maybeClean`'s two retention passes: by size, then by time.
     fn clean_snapshots(&mut self, io: &mut RaftIo) {
         let cfg = self.config.metadata_log.clone();
         if let Some(max) = cfg.retention_bytes {
@@ -551,4 +542,41 @@ impl KafkaRaftClient {
             }
         }
     }
+}
+
+/// The FetchSnapshot response's chunk checked against the download (same snapshot, next
+/// position) and appended to it; the whole snapshot once its last chunk arrived.
+fn append_snapshot_chunk(
+    r: &FetchSnapshotResponse,
+    io: &mut RaftIo,
+) -> RaftResult<Option<Arc<RawSnapshot>>> {
+    let Some(p) = io.disk.metadata_log.partial_snapshot.as_mut() else {
+        return Err(format!(
+            "Received unexpected fetch snapshot response: snapshot {}",
+            snapshot_name(r.snapshot_id)
+        ));
+    };
+    if p.id != r.snapshot_id {
+        return Err(format!(
+            "Received fetch snapshot response with an invalid id. Expected {}; Received {}",
+            offset_and_epoch_text(p.id),
+            offset_and_epoch_text(r.snapshot_id)
+        ));
+    }
+    if p.received != r.position {
+        return Err(format!(
+            "Received fetch snapshot response with an invalid position. Expected {}; Received {}",
+            p.received, r.position
+        ));
+    }
+    p.received += r.chunk_bytes;
+    p.content = r.snapshot.clone();
+    if p.received != r.size {
+        return Ok(None);
+    }
+    let snapshot = p
+        .content
+        .clone()
+        .ok_or_else(|| "FetchSnapshot response without data".to_string())?;
+    Ok(Some(snapshot))
 }
