@@ -3,6 +3,9 @@
 //! committed entries never changed or lost, logs identical below the HW.
 
 use crate::raft::batch::Record;
+use crate::raft::snapshot::RawSnapshot;
+use crate::raft::KafkaRaftClient;
+use crate::sim::node::Node;
 use crate::sim::World;
 use std::collections::BTreeMap;
 
@@ -54,150 +57,205 @@ impl InvariantChecker {
         }
         let now = world.now_ms();
         let voters: Vec<i32> = world.voters().iter().map(|v| v.key.id).collect();
-        let majority = voters.len() / 2 + 1;
         for node in world.nodes() {
-            // Epochs never go backwards, in memory or on disk.
-            let epoch = match &node.raft {
-                Some(r) => r.quorum.epoch(),
-                None => continue,
-            };
-            let raft = node.raft.as_ref().expect("running");
-            let last = self.epoch_by_node.insert(node.id, epoch).unwrap_or(0);
-            if epoch < last {
+            self.check_raft_node(world, node, now, &voters)?;
+        }
+        self.check_snapshots(world, now)?;
+        check_fenced_leaders(world, now)?;
+        // The replays cost: they run every `controller_check_every` checks.
+        if self
+            .checks
+            .is_multiple_of(self.controller_check_every.max(1))
+        {
+            self.check_images(world, now)?;
+            self.check_controllers(world, now)?;
+        }
+        Ok(())
+    }
+
+    /// The Raft invariants of one running node: its epoch and leadership, then its high
+    /// watermark.
+    fn check_raft_node(
+        &mut self,
+        world: &World,
+        node: &Node,
+        now: u64,
+        voters: &[i32],
+    ) -> Result<(), String> {
+        let Some(raft) = &node.raft else {
+            return Ok(());
+        };
+        self.check_epoch_and_leadership(node, raft, now)?;
+        // The high watermark is monotonic within a process lifetime.
+        if let Some(hw) = raft.high_watermark() {
+            self.check_high_watermark(world, node, raft, hw, now, voters)?;
+        }
+        Ok(())
+    }
+
+    /// Epochs never go backwards, in memory or on disk; at most one leader per epoch; a
+    /// leader holds the committed entries.
+    fn check_epoch_and_leadership(
+        &mut self,
+        node: &Node,
+        raft: &KafkaRaftClient,
+        now: u64,
+    ) -> Result<(), String> {
+        let epoch = raft.quorum.epoch();
+        let last = self.epoch_by_node.insert(node.id, epoch).unwrap_or(0);
+        if epoch < last {
+            return Err(format!(
+                "at {now} ms node {} epoch went back from {last} to {epoch}",
+                node.id
+            ));
+        }
+        // At most one leader per epoch.
+        if raft.state().name() == "Leader" {
+            if let Some(other) = self.leaders_by_epoch.insert(epoch, node.id) {
+                if other != node.id {
+                    return Err(format!(
+                        "at {now} ms two leaders in epoch {epoch}: {other} and {}",
+                        node.id
+                    ));
+                }
+            }
+            self.check_leader_holds_committed(node, epoch, now)?;
+        }
+        Ok(())
+    }
+
+    /// A leader of an epoch at or after the newest committed entry's epoch holds every
+    /// committed entry (older, stale leaders may not: they will resign).
+    fn check_leader_holds_committed(
+        &self,
+        node: &Node,
+        epoch: i32,
+        now: u64,
+    ) -> Result<(), String> {
+        let log = &node.disk.metadata_log;
+        if let Some((e, r)) = self.committed.last() {
+            let last = self.committed_len() - 1;
+            // Below the log start the entry lives in a snapshot (checked below).
+            if epoch >= *e
+                && last >= log.start_offset()
+                && (epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r))
+            {
                 return Err(format!(
-                    "at {now} ms node {} epoch went back from {last} to {epoch}",
+                        "at {now} ms leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
+                        node.id,
+                        epoch_at(log, last),
+                        log.record_at(last),
+                        (e, r)
+                    ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The high watermark `hw` of a node: monotonic within a process lifetime, not past the
+    /// log end, the entries below it committed, and (on a leader) held by a majority.
+    fn check_high_watermark(
+        &mut self,
+        world: &World,
+        node: &Node,
+        raft: &KafkaRaftClient,
+        hw: i64,
+        now: u64,
+        voters: &[i32],
+    ) -> Result<(), String> {
+        let key = (node.incarnation, hw);
+        if let Some((inc, prev)) = self.hw_by_node.get(&node.id).copied() {
+            if inc == node.incarnation && hw < prev {
+                return Err(format!(
+                    "at {now} ms node {} high watermark went back from {prev} to {hw}",
                     node.id
                 ));
             }
-            // At most one leader per epoch.
-            if raft.state().name() == "Leader" {
-                if let Some(other) = self.leaders_by_epoch.insert(epoch, node.id) {
-                    if other != node.id {
-                        return Err(format!(
-                            "at {now} ms two leaders in epoch {epoch}: {other} and {}",
-                            node.id
-                        ));
-                    }
-                }
-                // A leader of an epoch at or after the newest committed entry's epoch holds
-                // every committed entry (older, stale leaders may not: they will resign).
-                let log = &node.disk.metadata_log;
-                if let Some((e, r)) = self.committed.last() {
-                    let last = self.committed_len() - 1;
-                    // Below the log start the entry lives in a snapshot (checked below).
-                    if epoch >= *e
-                        && last >= log.start_offset()
-                        && (epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r))
-                    {
-                        return Err(format!(
-                                "at {now} ms leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
-                                node.id,
-                                epoch_at(log, last),
-                                log.record_at(last),
-                                (e, r)
-                            ));
-                    }
-                }
-            }
-            // The high watermark is monotonic within a process lifetime.
-            if let Some(hw) = raft.high_watermark() {
-                let key = (node.incarnation, hw);
-                if let Some((inc, prev)) = self.hw_by_node.get(&node.id).copied() {
-                    if inc == node.incarnation && hw < prev {
-                        return Err(format!(
-                            "at {now} ms node {} high watermark went back from {prev} to {hw}",
-                            node.id
-                        ));
-                    }
-                }
-                self.hw_by_node.insert(node.id, key);
-                let log = &node.disk.metadata_log;
-                if hw > log.end_offset() {
+        }
+        self.hw_by_node.insert(node.id, key);
+        let log = &node.disk.metadata_log;
+        if hw > log.end_offset() {
+            return Err(format!(
+                "at {now} ms node {} high watermark {hw} is past its LEO {}",
+                node.id,
+                log.end_offset()
+            ));
+        }
+        self.check_committed_below(node, hw, now)?;
+        if raft.state().name() == "Leader" && hw > log.start_offset() {
+            check_hw_held_by_majority(world, node, hw, now, voters)?;
+        }
+        Ok(())
+    }
+
+    /// Entries below the HW are committed: record the new ones, compare the others with the
+    /// record.
+    fn check_committed_below(&mut self, node: &Node, hw: i64, now: u64) -> Result<(), String> {
+        let log = &node.disk.metadata_log;
+        let (inc, mut from) = self
+            .verified_upto
+            .get(&node.id)
+            .copied()
+            .unwrap_or((node.incarnation, 0));
+        if inc != node.incarnation {
+            from = 0;
+        }
+        from = from.max(log.start_offset());
+        for offset in from..hw {
+            let batch_epoch = log
+                .batches()
+                .iter()
+                .find(|b| b.base_offset <= offset && offset <= b.last_offset())
+                .map(|b| b.partition_leader_epoch)
+                .ok_or_else(|| format!("node {} lost offset {offset} below its HW", node.id))?;
+            let record = log.record_at(offset).expect("offset present").clone();
+            let idx = offset as usize;
+            if idx < self.committed.len() {
+                if self.committed[idx] != (batch_epoch, record.clone()) {
                     return Err(format!(
-                        "at {now} ms node {} high watermark {hw} is past its LEO {}",
+                        "at {now} ms committed offset {offset} differs on node {}: {:?} vs committed {:?}",
                         node.id,
-                        log.end_offset()
+                        (batch_epoch, record),
+                        self.committed[idx]
                     ));
                 }
-                // Entries below the HW are committed: record them, or compare with the record.
-                let (inc, mut from) = self
-                    .verified_upto
-                    .get(&node.id)
-                    .copied()
-                    .unwrap_or((node.incarnation, 0));
-                if inc != node.incarnation {
-                    from = 0;
-                }
-                from = from.max(log.start_offset());
-                for offset in from..hw {
-                    let batch_epoch = log
-                        .batches()
-                        .iter()
-                        .find(|b| b.base_offset <= offset && offset <= b.last_offset())
-                        .map(|b| b.partition_leader_epoch)
-                        .ok_or_else(|| {
-                            format!("node {} lost offset {offset} below its HW", node.id)
-                        })?;
-                    let record = log.record_at(offset).expect("offset present").clone();
-                    let idx = offset as usize;
-                    if idx < self.committed.len() {
-                        if self.committed[idx] != (batch_epoch, record.clone()) {
-                            return Err(format!(
-                                "at {now} ms committed offset {offset} differs on node {}: {:?} vs committed {:?}",
-                                node.id,
-                                (batch_epoch, record),
-                                self.committed[idx]
-                            ));
-                        }
-                    } else if idx == self.committed.len() {
-                        // The bootstrap transaction is committed once in a cluster's life.
-                        if let Record::Metadata(
-                            crate::metadata::MetadataRecord::BeginTransaction(b),
-                        ) = &record
-                        {
-                            if b.name.as_deref() == Some("Bootstrap records") {
-                                if let Some(first) = self.bootstrap_offset {
-                                    return Err(format!(
-                                        "at {now} ms bootstrap records committed twice: at offsets {first} and {offset}"
-                                    ));
-                                }
-                                self.bootstrap_offset = Some(offset);
-                            }
-                        }
-                        self.committed.push((batch_epoch, record));
-                    } else {
-                        return Err(format!("committed offsets have a gap before {offset}"));
-                    }
-                }
-                self.verified_upto
-                    .insert(node.id, (node.incarnation, hw.max(from)));
-                // The leader's HW is held by a majority of voters (same entry at HW - 1).
-                if raft.state().name() == "Leader" && hw > log.start_offset() {
-                    let want = log.record_at(hw - 1).cloned();
-                    let want_epoch = epoch_at(log, hw - 1);
-                    let holders = world
-                        .nodes()
-                        .filter(|n| voters.contains(&n.id))
-                        .filter(|n| {
-                            let l = &n.disk.metadata_log;
-                            l.end_offset() >= hw
-                                && (hw - 1 < l.start_offset()
-                                    || (epoch_at(l, hw - 1) == want_epoch
-                                        && l.record_at(hw - 1).cloned() == want))
-                        })
-                        .count();
-                    if holders < majority {
-                        return Err(format!(
-                            "at {now} ms leader {} has HW {hw} but only {holders} voters hold offset {}",
-                            node.id,
-                            hw - 1
-                        ));
-                    }
-                }
+            } else if idx == self.committed.len() {
+                self.record_committed(offset, batch_epoch, record, now)?;
+            } else {
+                return Err(format!("committed offsets have a gap before {offset}"));
             }
         }
-        // Every snapshot holds the committed state at its end offset: the same on every node
-        // that has it, and equal to a replay of any log that can rebuild that offset.
+        self.verified_upto
+            .insert(node.id, (node.incarnation, hw.max(from)));
+        Ok(())
+    }
+
+    /// A newly committed entry at `offset`, the next one: recorded; the bootstrap
+    /// transaction is committed once in a cluster's life.
+    fn record_committed(
+        &mut self,
+        offset: i64,
+        batch_epoch: i32,
+        record: Record,
+        now: u64,
+    ) -> Result<(), String> {
+        if let Record::Metadata(crate::metadata::MetadataRecord::BeginTransaction(b)) = &record {
+            if b.name.as_deref() == Some("Bootstrap records") {
+                if let Some(first) = self.bootstrap_offset {
+                    return Err(format!(
+                        "at {now} ms bootstrap records committed twice: at offsets {first} and {offset}"
+                    ));
+                }
+                self.bootstrap_offset = Some(offset);
+            }
+        }
+        self.committed.push((batch_epoch, record));
+        Ok(())
+    }
+
+    /// Every snapshot holds the committed state at its end offset: the same on every node
+    /// that has it, and equal to a replay of any log that can rebuild that offset.
+    fn check_snapshots(&mut self, world: &World, now: u64) -> Result<(), String> {
         for node in world.nodes() {
             for snap in node.disk.metadata_log.snapshots() {
                 let key = (node.id, snap.id.offset, snap.id.epoch);
@@ -210,44 +268,7 @@ impl InvariantChecker {
                     .get(&(snap.id.offset, snap.id.epoch))
                 {
                     Some(s) => s.clone(),
-                    None => {
-                        let s = crate::controller::QuorumController::snapshot_summary(snap)
-                            .map_err(|e| {
-                                format!(
-                                    "at {now} ms snapshot {} on node {} does not replay: {e}",
-                                    snap.file_name(),
-                                    node.id
-                                )
-                            })?;
-                        for other in world.nodes() {
-                            let log = &other.disk.metadata_log;
-                            if log.end_offset() < snap.id.offset
-                                || epoch_at(log, snap.id.offset - 1)
-                                    .is_none_or(|e| e != snap.id.epoch)
-                            {
-                                continue;
-                            }
-                            if let Some(r) =
-                                crate::controller::QuorumController::replay_log_summary(
-                                    log,
-                                    snap.id.offset - 1,
-                                )?
-                            {
-                                if r != s {
-                                    return Err(format!(
-                                        "at {now} ms snapshot {} of node {} differs from node {}'s log replayed to {}:\nsnapshot:\n{s}\nlog:\n{r}",
-                                        snap.file_name(),
-                                        node.id,
-                                        other.id,
-                                        snap.id.offset - 1
-                                    ));
-                                }
-                            }
-                        }
-                        self.snapshot_summaries
-                            .insert((snap.id.offset, snap.id.epoch), s.clone());
-                        s
-                    }
+                    None => self.first_snapshot_summary(world, node, snap, now)?,
                 };
                 let mine = crate::controller::QuorumController::snapshot_summary(snap)?;
                 if mine != summary {
@@ -259,91 +280,166 @@ impl InvariantChecker {
                 }
             }
         }
-        // A fenced broker never leads a partition (in any controller's state).
+        Ok(())
+    }
+
+    /// The state of a snapshot id seen for the first time, checked against a replay of every
+    /// log that can rebuild its end offset, and kept for the other nodes' copies.
+    fn first_snapshot_summary(
+        &mut self,
+        world: &World,
+        node: &Node,
+        snap: &RawSnapshot,
+        now: u64,
+    ) -> Result<String, String> {
+        let s = crate::controller::QuorumController::snapshot_summary(snap).map_err(|e| {
+            format!(
+                "at {now} ms snapshot {} on node {} does not replay: {e}",
+                snap.file_name(),
+                node.id
+            )
+        })?;
+        for other in world.nodes() {
+            let log = &other.disk.metadata_log;
+            if log.end_offset() < snap.id.offset
+                || epoch_at(log, snap.id.offset - 1).is_none_or(|e| e != snap.id.epoch)
+            {
+                continue;
+            }
+            if let Some(r) =
+                crate::controller::QuorumController::replay_log_summary(log, snap.id.offset - 1)?
+            {
+                if r != s {
+                    return Err(format!(
+                        "at {now} ms snapshot {} of node {} differs from node {}'s log replayed to {}:\nsnapshot:\n{s}\nlog:\n{r}",
+                        snap.file_name(),
+                        node.id,
+                        other.id,
+                        snap.id.offset - 1
+                    ));
+                }
+            }
+        }
+        self.snapshot_summaries
+            .insert((snap.id.offset, snap.id.epoch), s.clone());
+        Ok(s)
+    }
+
+    /// Every broker's published MetadataImage equals the controller state (a replay of the
+    /// log) at the image's offset.
+    fn check_images(&mut self, world: &World, now: u64) -> Result<(), String> {
+        for node in world.nodes() {
+            let Some(l) = &node.loader else { continue };
+            if l.publish_count == 0 {
+                continue;
+            }
+            let at = l.image.provenance.offset;
+            let key = (l.publish_count, at);
+            if self.verified_images.get(&node.id) == Some(&key) {
+                continue;
+            }
+            self.verified_images.insert(node.id, key);
+            let replayed = crate::controller::QuorumController::replay_log_summary(
+                &node.disk.metadata_log,
+                at,
+            )
+            .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
+            let Some(replayed) = replayed else { continue };
+            if replayed != l.image.summary() {
+                return Err(format!(
+                    "at {now} ms broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
+                    node.id,
+                    l.image.summary()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every controller's state equals a replay of its log up to what it has applied.
+    fn check_controllers(&mut self, world: &World, now: u64) -> Result<(), String> {
         for node in world.nodes() {
             let Some(c) = &node.controller else { continue };
-            let brokers = &c.state.cluster.brokers;
-            for t in c.state.replication.topics.values() {
-                for p in t.parts.values() {
-                    if p.leader >= 0 && brokers.get(&p.leader).is_some_and(|b| b.record.fenced) {
-                        return Err(format!(
-                            "at {now} ms controller {} has fenced broker {} leading {}-{}",
-                            node.id, p.leader, t.name, p.partition_id
-                        ));
-                    }
-                }
+            if node.raft.as_ref().is_some_and(|r| r.pending_records() > 0) {
+                continue;
             }
-        }
-        // Every broker's published MetadataImage equals the controller state (a replay of the
-        // log) at the image's offset.
-        if self
-            .checks
-            .is_multiple_of(self.controller_check_every.max(1))
-        {
-            for node in world.nodes() {
-                let Some(l) = &node.loader else { continue };
-                if l.publish_count == 0 {
-                    continue;
-                }
-                let at = l.image.provenance.offset;
-                let key = (l.publish_count, at);
-                if self.verified_images.get(&node.id) == Some(&key) {
-                    continue;
-                }
-                self.verified_images.insert(node.id, key);
-                let replayed = crate::controller::QuorumController::replay_log_summary(
-                    &node.disk.metadata_log,
-                    at,
-                )
+            let upto = c.applied_offset();
+            let log = &node.disk.metadata_log;
+            if upto >= log.end_offset() {
+                continue;
+            }
+            let held = c.state.summary();
+            let key = (upto, held.clone());
+            if self.verified_controllers.get(&node.id) == Some(&key) {
+                continue;
+            }
+            self.verified_controllers.insert(node.id, key);
+            let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
                 .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
-                let Some(replayed) = replayed else { continue };
-                if replayed != l.image.summary() {
-                    return Err(format!(
-                        "at {now} ms broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
-                        node.id,
-                        l.image.summary()
-                    ));
-                }
-            }
-        }
-        // Every controller's state equals a replay of its log up to what it has applied.
-        if self
-            .checks
-            .is_multiple_of(self.controller_check_every.max(1))
-        {
-            for node in world.nodes() {
-                let Some(c) = &node.controller else { continue };
-                if node.raft.as_ref().is_some_and(|r| r.pending_records() > 0) {
-                    continue;
-                }
-                let upto = c.applied_offset();
-                let log = &node.disk.metadata_log;
-                if upto >= log.end_offset() {
-                    continue;
-                }
-                let held = c.state.summary();
-                let key = (upto, held.clone());
-                if self.verified_controllers.get(&node.id) == Some(&key) {
-                    continue;
-                }
-                self.verified_controllers.insert(node.id, key);
-                let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
-                    .map_err(|e| {
-                    format!("at {now} ms node {} log does not replay: {e}", node.id)
-                })?;
-                let Some(replayed) = replayed else { continue };
-                if replayed != held {
-                    return Err(format!(
-                        "at {now} ms controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
-                        node.id
-                    ));
-                }
+            let Some(replayed) = replayed else { continue };
+            if replayed != held {
+                return Err(format!(
+                    "at {now} ms controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
+                    node.id
+                ));
             }
         }
         Ok(())
     }
 }
 
+/// The leader's HW is held by a majority of voters (the same entry at HW - 1).
+fn check_hw_held_by_majority(
+    world: &World,
+    node: &Node,
+    hw: i64,
+    now: u64,
+    voters: &[i32],
+) -> Result<(), String> {
+    let majority = voters.len() / 2 + 1;
+    let log = &node.disk.metadata_log;
+    let want = log.record_at(hw - 1).cloned();
+    let want_epoch = epoch_at(log, hw - 1);
+    let holders = world
+        .nodes()
+        .filter(|n| voters.contains(&n.id))
+        .filter(|n| {
+            let l = &n.disk.metadata_log;
+            l.end_offset() >= hw
+                && (hw - 1 < l.start_offset()
+                    || (epoch_at(l, hw - 1) == want_epoch && l.record_at(hw - 1).cloned() == want))
+        })
+        .count();
+    if holders < majority {
+        return Err(format!(
+            "at {now} ms leader {} has HW {hw} but only {holders} voters hold offset {}",
+            node.id,
+            hw - 1
+        ));
+    }
+    Ok(())
+}
+
+/// A fenced broker never leads a partition (in any controller's state).
+fn check_fenced_leaders(world: &World, now: u64) -> Result<(), String> {
+    for node in world.nodes() {
+        let Some(c) = &node.controller else { continue };
+        let brokers = &c.state.cluster.brokers;
+        for t in c.state.replication.topics.values() {
+            for p in t.parts.values() {
+                if p.leader >= 0 && brokers.get(&p.leader).is_some_and(|b| b.record.fenced) {
+                    return Err(format!(
+                        "at {now} ms controller {} has fenced broker {} leading {}-{}",
+                        node.id, p.leader, t.name, p.partition_id
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The leader epoch of the batch holding `offset`, if the log has it.
 fn epoch_at(log: &crate::raft::log::RaftLog, offset: i64) -> Option<i32> {
     let batches = log.batches();
     let i = batches.partition_point(|b| b.next_offset() <= offset);

@@ -84,6 +84,79 @@ fn validate_total_number_of_partitions(topics: &[CreatableTopic]) -> Result<(), 
     Ok(())
 }
 
+/// One partition of a new topic: its replicas and its ISR.
+type PlacedPartition = (Vec<i32>, Vec<i32>);
+
+/// StripedReplicaPlacer over the usable brokers (fenced ones included): each partition's
+/// replicas and its ISR, the active replicas (`is_active`), whose first is the leader. An
+/// empty ISR (every replica fenced or in controlled shutdown) fails the topic.
+fn place_partitions(
+    rng: &mut SimRng,
+    partitions: i32,
+    rf: i16,
+    brokers: &[UsableBroker],
+    is_active: &impl Fn(i32) -> bool,
+) -> Result<Vec<PlacedPartition>, (ApiError, String)> {
+    let placed = placement::place(rng, partitions, rf, brokers).map_err(|m| {
+        (
+            ApiError::InvalidReplicationFactor,
+            format!("Unable to replicate the partition {rf} time(s): {m}"),
+        )
+    })?;
+    let mut parts = Vec::with_capacity(placed.len());
+    for replicas in placed {
+        let isr: Vec<i32> = replicas.iter().copied().filter(|r| is_active(*r)).collect();
+        if isr.is_empty() {
+            break;
+        }
+        parts.push((replicas, isr));
+    }
+    if parts.len() != partitions as usize {
+        // An empty ISR: every replica fenced or in controlled shutdown.
+        return Err((
+            ApiError::InvalidReplicationFactor,
+            format!("Unable to replicate the partition {rf} time(s): All brokers are currently fenced or in controlled shutdown."),
+        ));
+    }
+    Ok(parts)
+}
+
+/// A new topic's records: its TopicRecord, a ConfigRecord per config, and a PartitionRecord
+/// per placed partition (replicas in their `default_dir`, the first ISR member leading).
+fn topic_records(
+    t: &CreatableTopic,
+    topic_id: Uuid,
+    parts: Vec<PlacedPartition>,
+    default_dir: &impl Fn(i32) -> Uuid,
+) -> Vec<MetadataRecord> {
+    let mut records = vec![MetadataRecord::Topic(TopicRecord {
+        name: t.name.clone(),
+        topic_id,
+    })];
+    for (k, v) in &t.configs {
+        records.push(MetadataRecord::Config(ConfigRecord {
+            resource_type: RESOURCE_TYPE_TOPIC,
+            resource_name: t.name.clone(),
+            name: k.clone(),
+            value: Some(v.clone()),
+        }));
+    }
+    for (p, (replicas, isr)) in parts.into_iter().enumerate() {
+        records.push(MetadataRecord::Partition(PartitionRecord {
+            partition_id: p as i32,
+            topic_id,
+            directories: replicas.iter().map(|r| default_dir(*r)).collect(),
+            replicas,
+            leader: isr[0],
+            isr,
+            leader_epoch: 0,
+            partition_epoch: 0,
+            ..Default::default()
+        }));
+    }
+    records
+}
+
 impl ReplicationControlManager {
     /// `createTopics`: the records to write and the per-topic results. Replicas are placed over
     /// the usable `brokers` ([`placement::place`]); `is_active` is
@@ -116,119 +189,89 @@ impl ReplicationControlManager {
         }
         let mut seen = BTreeSet::new();
         for t in topics {
-            let fail = |e: ApiError, m: String| TopicResult {
-                name: t.name.clone(),
-                topic_id: Uuid::ZERO,
-                error: Some((e, m)),
-            };
-            if !seen.insert(t.name.clone()) {
-                results.push(fail(
+            let created = if seen.insert(t.name.clone()) {
+                self.create_topic(t, brokers, &is_active, &default_dir, rng, &validate_configs)
+            } else {
+                Err((
                     ApiError::InvalidTopic,
                     format!("Duplicate topic name {}.", t.name),
-                ));
-                continue;
-            }
-            if let Err(m) = validate_topic_name(&t.name) {
-                results.push(fail(ApiError::InvalidTopic, m));
-                continue;
-            }
-            if self.topics_by_name.contains_key(&t.name) {
-                results.push(fail(
-                    ApiError::TopicAlreadyExists,
-                    format!("Topic '{}' already exists.", t.name),
-                ));
-                continue;
-            }
-            if let Err((e, m)) = validate_configs(t) {
-                results.push(fail(e, m));
-                continue;
-            }
-            let partitions = if t.num_partitions == -1 {
-                DEFAULT_NUM_PARTITIONS
-            } else {
-                t.num_partitions
+                ))
             };
-            if partitions <= 0 {
-                results.push(fail(
-                    ApiError::InvalidPartitions,
-                    "Number of partitions was set to an invalid non-positive value.".into(),
-                ));
-                continue;
-            }
-            let rf = if t.replication_factor == -1 {
-                DEFAULT_REPLICATION_FACTOR
-            } else {
-                t.replication_factor
-            };
-            if rf <= 0 {
-                results.push(fail(
-                    ApiError::InvalidReplicationFactor,
-                    "Replication factor must be larger than 0, or -1 to use the default value."
-                        .into(),
-                ));
-                continue;
-            }
-            // StripedReplicaPlacer over the usable brokers (fenced ones included); the ISR is
-            // the active replicas and the leader the first of them.
-            let placed = match placement::place(rng, partitions, rf, brokers) {
-                Ok(p) => p,
-                Err(m) => {
-                    results.push(fail(
-                        ApiError::InvalidReplicationFactor,
-                        format!("Unable to replicate the partition {rf} time(s): {m}"),
-                    ));
-                    continue;
+            results.push(match created {
+                Ok((topic_id, topic_records)) => {
+                    records.extend(topic_records);
+                    TopicResult {
+                        name: t.name.clone(),
+                        topic_id,
+                        error: None,
+                    }
                 }
-            };
-            let mut parts = Vec::with_capacity(placed.len());
-            for replicas in placed {
-                let isr: Vec<i32> = replicas.iter().copied().filter(|r| is_active(*r)).collect();
-                if isr.is_empty() {
-                    break;
-                }
-                parts.push((replicas, isr));
-            }
-            if parts.len() != partitions as usize {
-                // An empty ISR: every replica fenced or in controlled shutdown.
-                results.push(fail(
-                    ApiError::InvalidReplicationFactor,
-                    format!("Unable to replicate the partition {rf} time(s): All brokers are currently fenced or in controlled shutdown."),
-                ));
-                continue;
-            }
-            let topic_id = Uuid::random(rng);
-            records.push(MetadataRecord::Topic(TopicRecord {
-                name: t.name.clone(),
-                topic_id,
-            }));
-            for (k, v) in &t.configs {
-                records.push(MetadataRecord::Config(ConfigRecord {
-                    resource_type: RESOURCE_TYPE_TOPIC,
-                    resource_name: t.name.clone(),
-                    name: k.clone(),
-                    value: Some(v.clone()),
-                }));
-            }
-            for (p, (replicas, isr)) in parts.into_iter().enumerate() {
-                records.push(MetadataRecord::Partition(PartitionRecord {
-                    partition_id: p as i32,
-                    topic_id,
-                    directories: replicas.iter().map(|r| default_dir(*r)).collect(),
-                    replicas,
-                    leader: isr[0],
-                    isr,
-                    leader_epoch: 0,
-                    partition_epoch: 0,
-                    ..Default::default()
-                }));
-            }
-            results.push(TopicResult {
-                name: t.name.clone(),
-                topic_id,
-                error: None,
+                Err(error) => TopicResult {
+                    name: t.name.clone(),
+                    topic_id: Uuid::ZERO,
+                    error: Some(error),
+                },
             });
         }
         (records, results)
+    }
+
+    /// `createTopic`: one topic of the request, checked ([`Self::validate_new_topic`]) and
+    /// placed ([`place_partitions`]); its id and records, or the error it is answered with.
+    fn create_topic(
+        &self,
+        t: &CreatableTopic,
+        brokers: &[UsableBroker],
+        is_active: &impl Fn(i32) -> bool,
+        default_dir: &impl Fn(i32) -> Uuid,
+        rng: &mut SimRng,
+        validate_configs: &impl Fn(&CreatableTopic) -> Result<(), (ApiError, String)>,
+    ) -> Result<(Uuid, Vec<MetadataRecord>), (ApiError, String)> {
+        let (partitions, rf) = self.validate_new_topic(t, validate_configs)?;
+        let parts = place_partitions(rng, partitions, rf, brokers, is_active)?;
+        let topic_id = Uuid::random(rng);
+        Ok((topic_id, topic_records(t, topic_id, parts, default_dir)))
+    }
+
+    /// The checks of a new topic, in Kafka's order: a legal name, not an existing topic,
+    /// valid configs, then a positive partition count and replication factor (-1 for the
+    /// defaults). Both counts, the defaults applied.
+    fn validate_new_topic(
+        &self,
+        t: &CreatableTopic,
+        validate_configs: &impl Fn(&CreatableTopic) -> Result<(), (ApiError, String)>,
+    ) -> Result<(i32, i16), (ApiError, String)> {
+        validate_topic_name(&t.name).map_err(|m| (ApiError::InvalidTopic, m))?;
+        if self.topics_by_name.contains_key(&t.name) {
+            return Err((
+                ApiError::TopicAlreadyExists,
+                format!("Topic '{}' already exists.", t.name),
+            ));
+        }
+        validate_configs(t)?;
+        let partitions = if t.num_partitions == -1 {
+            DEFAULT_NUM_PARTITIONS
+        } else {
+            t.num_partitions
+        };
+        if partitions <= 0 {
+            return Err((
+                ApiError::InvalidPartitions,
+                "Number of partitions was set to an invalid non-positive value.".into(),
+            ));
+        }
+        let rf = if t.replication_factor == -1 {
+            DEFAULT_REPLICATION_FACTOR
+        } else {
+            t.replication_factor
+        };
+        if rf <= 0 {
+            return Err((
+                ApiError::InvalidReplicationFactor,
+                "Replication factor must be larger than 0, or -1 to use the default value.".into(),
+            ));
+        }
+        Ok((partitions, rf))
     }
 
     /// `deleteTopics`: RemoveTopicRecords and per-topic results.
