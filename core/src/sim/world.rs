@@ -2,8 +2,8 @@
 //!
 //! This file holds the event loop: building the world, running events, scheduling wake-ups and
 //! controller runs, the event budget and the accessors. The rest of [`World`] lives beside it:
-//! node composition and dispatch in [`super::dispatch`], the admin client in [`super::admin`],
-//! process control and network faults in [`super::process_control`], and the view the page
+//! node composition and dispatch in `sim/dispatch.rs`, the admin client in `sim/admin.rs`,
+//! process control and network faults in `sim/process_control.rs`, and the view the page
 //! draws in [`crate::view`].
 
 use super::message::Message;
