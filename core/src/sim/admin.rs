@@ -1,25 +1,14 @@
-//! The admin client: the tools' (`kafka-topics.sh`, `kafka-configs.sh`, ...) requests to the
-//! controllers, their responses, and the active-controller lookup the tools bootstrap from.
+//! The admin client's side of the world: the tools' (`kafka-topics.sh`, `kafka-configs.sh`, ...)
+//! requests to the controllers, their responses, and the active-controller lookup the tools
+//! bootstrap from. The client's own state is in `sim/admin_client.rs`.
 
+use super::admin_client::ADMIN_CLIENT_ID;
 use super::message::Message;
 use super::node::ProcessState;
 use super::world::{SimError, World};
 use crate::common::message::controller::{
     ControllerMessage, ControllerRequest, ControllerResponse,
 };
-use std::collections::BTreeMap;
-
-/// The node id the admin client (the tools) sends from.
-pub const ADMIN_CLIENT_ID: i32 = -1;
-
-/// The tools' client: requests sent and responses received.
-#[derive(Clone, Debug, Default)]
-pub(super) struct AdminClient {
-    /// The correlation id of the next request.
-    pub(super) next_correlation_id: u64,
-    /// Responses received, by correlation id.
-    pub(super) responses: BTreeMap<u64, ControllerResponse>,
-}
 
 impl World {
     /// Send a controller request from the admin client to node `to` (as

@@ -4,7 +4,7 @@
 //! (poll Raft, feed the MetadataLoader and SnapshotGenerator, send what was produced, schedule
 //! the next wake-ups).
 
-use super::admin::ADMIN_CLIENT_ID;
+use super::admin_client::ADMIN_CLIENT_ID;
 use super::message::Message;
 use super::network::message_view;
 use super::network::InFlight;

@@ -2,6 +2,7 @@
 //! the network, processes and disks.
 
 mod admin;
+mod admin_client;
 pub mod args;
 mod dispatch;
 pub mod message;

@@ -2,7 +2,7 @@
 //! faults, `kill -9`, `kill -TERM`, `start`, `kill -STOP`/`-CONT`, `slow`, adding a broker,
 //! and the partitions, blocked links, latencies and drop rules of the network.
 
-use super::admin::ADMIN_CLIENT_ID;
+use super::admin_client::ADMIN_CLIENT_ID;
 use super::message::Message;
 use super::node::{Node, ProcessState, Roles};
 use super::world::{Event, SimError, World, GRACEFUL_SHUTDOWN_TIMEOUT_MS, MAX_NODES};

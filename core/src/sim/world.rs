@@ -2,7 +2,7 @@
 //!
 //! This file holds the event loop: building the world, running events, scheduling wake-ups and
 //! controller runs, the event budget and the accessors. The rest of [`World`] lives beside it:
-//! node composition and dispatch in `sim/dispatch.rs`, the admin client in `sim/admin.rs`,
+//! node composition and dispatch in `sim/dispatch.rs`, the admin client in `sim/admin.rs` and `sim/admin_client.rs`,
 //! process control and network faults in `sim/process_control.rs`, and the view the page
 //! draws in [`crate::view`].
 
@@ -178,8 +178,8 @@ pub struct World {
     pub(super) event_limit: Option<u64>,
 }
 
-use super::admin::AdminClient;
-pub use super::admin::ADMIN_CLIENT_ID;
+use super::admin_client::AdminClient;
+pub use super::admin_client::ADMIN_CLIENT_ID;
 
 /// Broker lifecycle requests use correlation ids from here, apart from the controller's.
 pub const BROKER_CORRELATION_BASE: u64 = crate::broker::controller_channel::CORRELATION_BASE;
