@@ -8,6 +8,7 @@ use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
 use super::timeline_panel::TimelineMap;
+use crate::chrome::Chrome;
 
 /// Properties of [`ControllerPanel`].
 #[derive(Properties, PartialEq)]
@@ -110,103 +111,129 @@ fn status_badge(node: &NodeView, c: &ControllerView) -> Html {
     }
 }
 
-fn body(c: &ControllerView, now_ms: u64, t: &crate::chrome::Chrome) -> Html {
-    let lso = c.last_stable_offset;
+/// The body of controller `c` at `now_ms`: its events, its offsets and last result, its
+/// registries.
+fn body(c: &ControllerView, now_ms: u64, t: &Chrome) -> Html {
     html! {
         <div class="ctrl-grid">
-            <div class="card">
-                <h3>{ t.event_queue }</h3>
-                if c.queue.is_empty() {
-                    <p class="empty">{"(empty)"}</p>
-                }
-                <ol class="event-queue">
-                    { for c.queue.iter().map(|e| html! { <li data-name={e.clone()}>{ e.clone() }</li> }) }
-                </ol>
-                <p class="last-run">{"last run: "}
-                    <code id="last-event">{ c.last_event.clone().unwrap_or_else(|| "-".into()) }</code>
-                </p>
-                <h3>{ t.deferred }</h3>
-                if c.deferred.is_empty() {
-                    <p class="empty">{"(none)"}</p>
-                }
-                <ul class="deferred">
-                    { for c.deferred.iter().map(|(name, deadline)| html! {
-                        <li data-name={name.clone()} data-deadline={deadline.to_string()}>
+            { events_card(c, now_ms, t) }
+            { offsets_card(c, t) }
+            { registries_card(c, t) }
+        </div>
+    }
+}
+
+/// The event queue with the last event run, the deferred events with when they are due, and the
+/// purgatory (each write committed once the last stable offset reaches it).
+fn events_card(c: &ControllerView, now_ms: u64, t: &Chrome) -> Html {
+    let lso = c.last_stable_offset;
+    html! {
+        <div class="card">
+            <h3>{ t.event_queue }</h3>
+            if c.queue.is_empty() {
+                <p class="empty">{"(empty)"}</p>
+            }
+            <ol class="event-queue">
+                { for c.queue.iter().map(|e| html! { <li data-name={e.clone()}>{ e.clone() }</li> }) }
+            </ol>
+            <p class="last-run">{"last run: "}
+                <code id="last-event">{ c.last_event.clone().unwrap_or_else(|| "-".into()) }</code>
+            </p>
+            <h3>{ t.deferred }</h3>
+            if c.deferred.is_empty() {
+                <p class="empty">{"(none)"}</p>
+            }
+            <ul class="deferred">
+                { for c.deferred.iter().map(|(name, deadline)| html! {
+                    <li data-name={name.clone()} data-deadline={deadline.to_string()}>
+                        <code>{ name.clone() }</code>
+                        <span class="due">{ due_in(*deadline, now_ms) }</span>
+                    </li>
+                }) }
+            </ul>
+            <h3>{ t.purgatory }</h3>
+            if c.purgatory.is_empty() {
+                <p class="empty">{"(no writes waiting)"}</p>
+            }
+            <ul class="purgatory">
+                { for c.purgatory.iter().map(|(name, offset)| {
+                    let committed = *offset <= lso;
+                    html! {
+                        <li data-name={name.clone()} data-offset={offset.to_string()} data-committed={committed.to_string()}
+                            class={if committed { "committed" } else { "uncommitted" }}>
                             <code>{ name.clone() }</code>
-                            <span class="due">{ due_in(*deadline, now_ms) }</span>
+                            <span>{ format!("→ waits for offset {offset}") }</span>
                         </li>
-                    }) }
-                </ul>
-                <h3>{ t.purgatory }</h3>
-                if c.purgatory.is_empty() {
-                    <p class="empty">{"(no writes waiting)"}</p>
+                    }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// The offsets, the SnapshotRegistry's epochs (committed ones marked) and the last
+/// ControllerResult.
+fn offsets_card(c: &ControllerView, t: &Chrome) -> Html {
+    let lso = c.last_stable_offset;
+    html! {
+        <div class="card">
+            <h3>{ t.offsets }</h3>
+            <div class="offsets-row">
+                { offset_box("offset-last-committed", "lastCommitted", c.last_committed_offset) }
+                { offset_box("offset-last-stable", "lastStable", c.last_stable_offset) }
+                { offset_box("offset-next-write", "nextWrite", c.next_write_offset) }
+            </div>
+            <h3>{"SnapshotRegistry epochs"}</h3>
+            <div id="snapshot-epochs" class="chips">
+                if c.snapshots.is_empty() {
+                    <span class="empty">{"(none)"}</span>
                 }
-                <ul class="purgatory">
-                    { for c.purgatory.iter().map(|(name, offset)| {
-                        let committed = *offset <= lso;
-                        html! {
-                            <li data-name={name.clone()} data-offset={offset.to_string()} data-committed={committed.to_string()}
-                                class={if committed { "committed" } else { "uncommitted" }}>
-                                <code>{ name.clone() }</code>
-                                <span>{ format!("→ waits for offset {offset}") }</span>
-                            </li>
-                        }
-                    }) }
-                </ul>
+                { for c.snapshots.iter().map(|e| html! {
+                    <span class={classes!("chip", (*e <= lso).then_some("committed"))} data-epoch={e.to_string()}>{ e }</span>
+                }) }
             </div>
-            <div class="card">
-                <h3>{ t.offsets }</h3>
-                <div class="offsets-row">
-                    { offset_box("offset-last-committed", "lastCommitted", c.last_committed_offset) }
-                    { offset_box("offset-last-stable", "lastStable", c.last_stable_offset) }
-                    { offset_box("offset-next-write", "nextWrite", c.next_write_offset) }
-                </div>
-                <h3>{"SnapshotRegistry epochs"}</h3>
-                <div id="snapshot-epochs" class="chips">
-                    if c.snapshots.is_empty() {
-                        <span class="empty">{"(none)"}</span>
-                    }
-                    { for c.snapshots.iter().map(|e| html! {
-                        <span class={classes!("chip", (*e <= lso).then_some("committed"))} data-epoch={e.to_string()}>{ e }</span>
-                    }) }
-                </div>
-                <h3>{"last ControllerResult"}</h3>
-                { match &c.last_result {
-                    Some((records, atomic)) => html! {
-                        <div id="last-result" data-atomic={atomic.to_string()} data-records={records.len().to_string()}>
-                            <p class="atomic">{ format!("{} record{} · atomic: {}", records.len(),
-                                                        if records.len() == 1 { "" } else { "s" },
-                                                        if *atomic { "yes" } else { "no" }) }</p>
-                            <pre class="records">{ if records.is_empty() { "(no records)".to_string() } else { records.join("\n") } }</pre>
-                        </div>
-                    },
-                    None => html! { <p class="empty" id="last-result">{"(none yet)"}</p> },
-                } }
+            <h3>{"last ControllerResult"}</h3>
+            { match &c.last_result {
+                Some((records, atomic)) => html! {
+                    <div id="last-result" data-atomic={atomic.to_string()} data-records={records.len().to_string()}>
+                        <p class="atomic">{ format!("{} record{} · atomic: {}", records.len(),
+                                                    if records.len() == 1 { "" } else { "s" },
+                                                    if *atomic { "yes" } else { "no" }) }</p>
+                        <pre class="records">{ if records.is_empty() { "(no records)".to_string() } else { records.join("\n") } }</pre>
+                    </div>
+                },
+                None => html! { <p class="empty" id="last-result">{"(none yet)"}</p> },
+            } }
+        </div>
+    }
+}
+
+/// The TimelineHashMap `topicsByName` and the registered brokers and controllers.
+fn registries_card(c: &ControllerView, t: &Chrome) -> Html {
+    html! {
+        <div class="card">
+            <h3>{"topicsByName (TimelineHashMap)"}</h3>
+            <TimelineMap timeline={c.topics_by_name.clone()} id_prefix="ctrl" />
+            <h3>{ t.registered_brokers }</h3>
+            <div id="registered-brokers" class="chips">
+                if c.brokers.is_empty() {
+                    <span class="empty">{"(none)"}</span>
+                }
+                { for c.brokers.iter().map(|(id, epoch, fenced)| html! {
+                    <span class={classes!("chip", if *fenced { "fenced" } else { "unfenced" })}
+                          data-broker-id={id.to_string()} data-fenced={fenced.to_string()}>
+                        { format!("{id} · e{epoch} · {}", if *fenced { "fenced" } else { "unfenced" }) }
+                    </span>
+                }) }
             </div>
-            <div class="card">
-                <h3>{"topicsByName (TimelineHashMap)"}</h3>
-                <TimelineMap timeline={c.topics_by_name.clone()} id_prefix="ctrl" />
-                <h3>{ t.registered_brokers }</h3>
-                <div id="registered-brokers" class="chips">
-                    if c.brokers.is_empty() {
-                        <span class="empty">{"(none)"}</span>
-                    }
-                    { for c.brokers.iter().map(|(id, epoch, fenced)| html! {
-                        <span class={classes!("chip", if *fenced { "fenced" } else { "unfenced" })}
-                              data-broker-id={id.to_string()} data-fenced={fenced.to_string()}>
-                            { format!("{id} · e{epoch} · {}", if *fenced { "fenced" } else { "unfenced" }) }
-                        </span>
-                    }) }
-                </div>
-                <h3>{ t.registered_controllers }</h3>
-                <div id="registered-controllers" class="chips">
-                    if c.controllers.is_empty() {
-                        <span class="empty">{"(none)"}</span>
-                    }
-                    { for c.controllers.iter().map(|id| html! {
-                        <span class="chip" data-controller-id={id.to_string()}>{ id }</span>
-                    }) }
-                </div>
+            <h3>{ t.registered_controllers }</h3>
+            <div id="registered-controllers" class="chips">
+                if c.controllers.is_empty() {
+                    <span class="empty">{"(none)"}</span>
+                }
+                { for c.controllers.iter().map(|id| html! {
+                    <span class="chip" data-controller-id={id.to_string()}>{ id }</span>
+                }) }
             </div>
         </div>
     }

@@ -5,10 +5,12 @@
 use std::rc::Rc;
 
 use kraft_core::lesson::runner::normalize;
+use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::Step;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::chrome::Chrome;
 use crate::lessons;
 use crate::state::{Action, Lang, LessonRun};
 
@@ -220,7 +222,6 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let run = &props.run;
     let n = run.len();
     let pos = run.pos;
-    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
     let lang = props.lang.code();
 
     // A step with no command (a pause, the closing words) gives its narration the whole width.
@@ -232,77 +233,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
             html! {},
         )
     } else {
-        let step = &run.lesson.steps[pos - 1];
-        let narration_of = |k: usize| -> Vec<&str> {
-            run.lesson.steps[k]
-                .narration
-                .iter()
-                .filter(|x| x.lang == lang || x.lang == "any")
-                .map(|x| x.text.as_str())
-                .collect()
-        };
-        // A step without narration of its own (the second command of a group) keeps showing the
-        // narration of the step that introduced the group, dimmed.
-        let own = narration_of(pos - 1);
-        let (texts, carried) = if own.is_empty() {
-            let before = (0..pos - 1)
-                .rev()
-                .map(narration_of)
-                .find(|n| !n.is_empty())
-                .unwrap_or_default();
-            (before, true)
-        } else {
-            (own, false)
-        };
-        let output = run.outputs.get(pos - 1).cloned().flatten();
-        let mismatch = expected_if_different(step, output.as_deref());
-        let failed = output.as_deref().is_some_and(|o| o.starts_with("error: "));
-        let playing = run.playing.as_ref().map(|p| {
-            let w = &p.wait;
-            let done = (props.clock_ms - w.start_ms as f64).max(0.0);
-            let span = w.end_ms.saturating_sub(w.start_ms);
-            html! {
-                <div class="wait-playing" id="lesson-playing" data-moment={p.pace.moment.name()}
-                     data-rate={format!("{:.1}", p.pace.rate)}>
-                    <span class="wait-bar"><span class="wait-fill" style={format!("width: {:.1}%", w.progress(props.clock_ms) * 100.0)}></span></span>
-                    <span class="wait-text">{ format!("{} {:.3} / {:.3} s · {}", t.playing, done / 1000.0, span as f64 / 1000.0, moment_text(p.pace.moment.name(), props.lang)) }</span>
-                    <button id="lesson-skip" class="skip" onclick={send(Action::LessonNext)}>{ t.skip }</button>
-                </div>
-            }
-        });
-        (
-            html! {
-                <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
-                    { for texts.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
-                    if pos == n && run.playing.is_none() {
-                        <p class="hint" id="lesson-end">{ l.end }</p>
-                    }
-                </div>
-            },
-            if step.command.is_empty() {
-                html! {}
-            } else {
-                html! {
-                    <div class="terminal" id="lesson-terminal">
-                        <div class="cmd" id="lesson-command">{ format!("$ {}", step.command) }</div>
-                        { for playing }
-                        <pre id="lesson-output" data-pinned={step.expected.is_some().to_string()}
-                             class={classes!(failed.then_some("failed"), mismatch.is_some().then_some("mismatch"))}>{ output.clone().unwrap_or_default() }</pre>
-                        if let Some(exp) = mismatch {
-                            <div class="expected" id="lesson-expected">
-                                <div class="expected-head">{ l.expected }</div>
-                                <pre>{ exp }</pre>
-                            </div>
-                        }
-                    </div>
-                }
-            },
-            if step.pause {
-                html! { <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div> }
-            } else {
-                html! {}
-            },
-        )
+        current_step(props, l, t)
     };
 
     html! {
@@ -314,20 +245,129 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                 <div class="strip-narration">{ narration }{ pause }</div>
                 { terminal }
             </div>
-            <ol class="lesson-steps" id="lesson-steps" aria-label={l.steps}>
-                { for run.lesson.steps.iter().enumerate().map(|(i, s)| {
-                    let k = i + 1;
-                    let label = if s.command.is_empty() { "❚❚".to_string() } else { s.command.clone() };
-                    html! {
-                        <li>
-                            <button class={classes!("step-chip", (k == pos).then_some("current"), (k < pos).then_some("done"), s.pause.then_some("pause"))}
-                                    data-step={k.to_string()} title={format!("{} {k}: {label}", l.step)}
-                                    aria-label={format!("{} {k}", l.step)} onclick={send(Action::LessonGoto(k))}></button>
-                        </li>
-                    }
-                }) }
-            </ol>
+            { step_chips(props, l) }
         </section>
+    }
+}
+
+/// The step just run (the lesson is past its start): its narration, its terminal (`$ command`,
+/// the wait playing, the output, the expected output when it differs) and its pause marker.
+fn current_step(props: &LessonPanelProps, l: &Labels, t: &Chrome) -> (Html, Html, Html) {
+    let run = &props.run;
+    let (n, pos) = (run.len(), run.pos);
+    let step = &run.lesson.steps[pos - 1];
+    let (texts, carried) = step_narration(run, props.lang.code());
+    let playing = run.playing.as_ref().map(|p| wait_playing(p, props, t));
+    (
+        html! {
+            <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
+                { for texts.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
+                if pos == n && run.playing.is_none() {
+                    <p class="hint" id="lesson-end">{ l.end }</p>
+                }
+            </div>
+        },
+        if step.command.is_empty() {
+            html! {}
+        } else {
+            terminal(
+                step,
+                run.outputs.get(pos - 1).cloned().flatten(),
+                playing,
+                l,
+            )
+        },
+        if step.pause {
+            html! { <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div> }
+        } else {
+            html! {}
+        },
+    )
+}
+
+/// The narration of the step just run in `lang`, and whether it is carried: a step without
+/// narration of its own (the second command of a group) keeps showing the narration of the step
+/// that introduced the group, dimmed.
+fn step_narration<'a>(run: &'a LessonRun, lang: &str) -> (Vec<&'a str>, bool) {
+    let pos = run.pos;
+    let narration_of = |k: usize| -> Vec<&str> {
+        run.lesson.steps[k]
+            .narration
+            .iter()
+            .filter(|x| x.lang == lang || x.lang == "any")
+            .map(|x| x.text.as_str())
+            .collect()
+    };
+    let own = narration_of(pos - 1);
+    if own.is_empty() {
+        let before = (0..pos - 1)
+            .rev()
+            .map(narration_of)
+            .find(|n| !n.is_empty())
+            .unwrap_or_default();
+        (before, true)
+    } else {
+        (own, false)
+    }
+}
+
+/// A wait step playing: a bar of how far it is, the virtual seconds played of its span and the
+/// moment's pace, and the button that skips to its end.
+fn wait_playing(p: &PlayedWait, props: &LessonPanelProps, t: &Chrome) -> Html {
+    let w = &p.wait;
+    let done = (props.clock_ms - w.start_ms as f64).max(0.0);
+    let span = w.end_ms.saturating_sub(w.start_ms);
+    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
+    html! {
+        <div class="wait-playing" id="lesson-playing" data-moment={p.pace.moment.name()}
+             data-rate={format!("{:.1}", p.pace.rate)}>
+            <span class="wait-bar"><span class="wait-fill" style={format!("width: {:.1}%", w.progress(props.clock_ms) * 100.0)}></span></span>
+            <span class="wait-text">{ format!("{} {:.3} / {:.3} s · {}", t.playing, done / 1000.0, span as f64 / 1000.0, moment_text(p.pace.moment.name(), props.lang)) }</span>
+            <button id="lesson-skip" class="skip" onclick={send(Action::LessonNext)}>{ t.skip }</button>
+        </div>
+    }
+}
+
+/// The terminal of a step with a command: `$ command`, the wait `playing`, the `output` (red
+/// when it failed) and the output the lesson expects when it differs.
+fn terminal(step: &Step, output: Option<String>, playing: Option<Html>, l: &Labels) -> Html {
+    let mismatch = expected_if_different(step, output.as_deref());
+    let failed = output.as_deref().is_some_and(|o| o.starts_with("error: "));
+    html! {
+        <div class="terminal" id="lesson-terminal">
+            <div class="cmd" id="lesson-command">{ format!("$ {}", step.command) }</div>
+            { for playing }
+            <pre id="lesson-output" data-pinned={step.expected.is_some().to_string()}
+                 class={classes!(failed.then_some("failed"), mismatch.is_some().then_some("mismatch"))}>{ output.clone().unwrap_or_default() }</pre>
+            if let Some(exp) = mismatch {
+                <div class="expected" id="lesson-expected">
+                    <div class="expected-head">{ l.expected }</div>
+                    <pre>{ exp }</pre>
+                </div>
+            }
+        </div>
+    }
+}
+
+/// The row of every step to jump to: done, current, and the pauses marked.
+fn step_chips(props: &LessonPanelProps, l: &Labels) -> Html {
+    let run = &props.run;
+    let pos = run.pos;
+    let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
+    html! {
+        <ol class="lesson-steps" id="lesson-steps" aria-label={l.steps}>
+            { for run.lesson.steps.iter().enumerate().map(|(i, s)| {
+                let k = i + 1;
+                let label = if s.command.is_empty() { "❚❚".to_string() } else { s.command.clone() };
+                html! {
+                    <li>
+                        <button class={classes!("step-chip", (k == pos).then_some("current"), (k < pos).then_some("done"), s.pause.then_some("pause"))}
+                                data-step={k.to_string()} title={format!("{} {k}: {label}", l.step)}
+                                aria-label={format!("{} {k}", l.step)} onclick={send(Action::LessonGoto(k))}></button>
+                    </li>
+                }
+            }) }
+        </ol>
     }
 }
 

@@ -1,0 +1,118 @@
+//! Where the messages' labels go: each at the middle of its link, pushed towards the centre of
+//! the ring until it covers no node, no caption and no label placed before it.
+
+use kraft_core::view::ClusterView;
+
+use super::geometry::{
+    segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, CENTER_X, CENTER_Y,
+    LABEL_OFFSET, LANE_OFFSET, NODE_RADIUS, SESSION_RADIUS, TIMER_RADIUS,
+};
+use super::messages::{message_label, Drawn};
+
+/// A rectangle of the drawing: (left, top, right, bottom).
+type Rect = (f64, f64, f64, f64);
+
+fn overlaps(a: Rect, b: Rect) -> bool {
+    a.0 < b.2 && a.2 > b.0 && a.1 < b.3 && a.3 > b.1
+}
+
+/// How wide (user units) a label of `text` is drawn: 1.15rem bold at the default 20 px root.
+pub(super) fn label_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 14.5 + 8.0
+}
+
+/// The height of a label (user units).
+const LABEL_HEIGHT: f64 = 28.0;
+
+/// What a label must not cover: every node's shape and the caption under it.
+fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
+    let s = geo.scale;
+    view.nodes
+        .iter()
+        .filter_map(|n| {
+            let &(x, y) = geo.pos.get(&n.id)?;
+            let broker = geo.broker(n.id);
+            let (hw, hh, outer) = if broker {
+                (BROKER_HALF_W * s, BROKER_HALF_H * s, SESSION_RADIUS * s)
+            } else {
+                (NODE_RADIUS * s, NODE_RADIUS * s, TIMER_RADIUS * s)
+            };
+            let dir = geo.dir.get(&n.id).copied().unwrap_or(1.0);
+            let caption_y = y + dir * (outer + CAPTION_GAP + CAPTION_LINE / 2.0);
+            let caption_w = label_width(&n.raft_state).max(120.0);
+            Some([
+                (x - hw - 6.0, y - hh - 6.0, x + hw + 6.0, y + hh + 6.0),
+                (
+                    x - caption_w / 2.0,
+                    caption_y - 16.0,
+                    x + caption_w / 2.0,
+                    caption_y + 16.0,
+                ),
+            ])
+        })
+        .flatten()
+        .collect()
+}
+
+/// Where a link's label goes: the middle of the link, pushed towards the centre of the ring
+/// (where there are no nodes) until it covers no node, no caption and no label placed before.
+fn label_position(
+    (sx, sy): (f64, f64),
+    (ex, ey): (f64, f64),
+    text: &str,
+    avoid: &[Rect],
+    placed: &[Rect],
+) -> (f64, f64, Rect) {
+    let (mx, my) = ((sx + ex) / 2.0, (sy + ey) / 2.0);
+    let (dx, dy) = (ex - sx, ey - sy);
+    let len = dx.hypot(dy).max(1e-9);
+    let (mut nx, mut ny) = (-dy / len, dx / len);
+    if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
+        (nx, ny) = (-nx, -ny);
+    }
+    // A link through the centre: push along the ring's vertical instead.
+    if (CENTER_X - mx).hypot(CENTER_Y - my) < 30.0 {
+        (nx, ny) = (0.0, -1.0);
+    }
+    let (w, h) = (label_width(text), LABEL_HEIGHT);
+    let rect_at = |x: f64, y: f64| (x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0);
+    let mut first = None;
+    for k in 0..16 {
+        let d = LABEL_OFFSET + 14.0 * f64::from(k);
+        let (x, y) = (mx + nx * d, my + ny * d);
+        let r = rect_at(x, y);
+        first.get_or_insert((x, y, r));
+        if !avoid.iter().chain(placed).any(|o| overlaps(r, *o)) {
+            return (x, y, r);
+        }
+    }
+    first.unwrap_or((mx, my, rect_at(mx, my)))
+}
+
+/// Where each labelled message's label goes (`None` for a message without one), placed one after
+/// the other in the order of `messages`.
+pub(super) fn label_spots(
+    view: &ClusterView,
+    geo: &Geometry,
+    messages: &[(Drawn, bool)],
+) -> Vec<Option<(f64, f64)>> {
+    let avoid = obstacles(view, geo);
+    let mut placed: Vec<Rect> = Vec::new();
+    messages
+        .iter()
+        .map(|(d, labelled)| {
+            let (sx, sy, ex, ey, _, _) = segment(geo, d.from, d.to, LANE_OFFSET)?;
+            labelled.then(|| {
+                let (x, y, r) = label_position(
+                    (sx, sy),
+                    (ex, ey),
+                    &message_label(&d.m.kind),
+                    &avoid,
+                    &placed,
+                );
+                placed.push(r);
+                (x, y)
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,174 @@
+//! The cluster drawn for a room: the nodes on a ring (controllers as circles, brokers as boxes),
+//! their Raft state, epoch and vote, brokers' BrokerState (FENCED when the active controller
+//! fenced them) and their data partitions (ISR members plain, out of the ISR red); fetch and
+//! heartbeat chatter as steady links, the messages that matter (votes, BeginQuorumEpoch, ...)
+//! moving along their links with at most one label per link; failed requests as the request
+//! with ✕ at the node that did not answer; cut lines where the network is partitioned; timers
+//! and sessions as arcs that drain. Positions and arcs are interpolated to the played clock, so
+//! the drawing moves every animation frame, not only when an event runs.
+//!
+//! The parts, each in its own file: `geometry` (the ring and the drawing's units), `traffic`
+//! (chatter as links, the rest as messages), `messages` (a message on its link), `labels` (where
+//! the messages' labels go), `cuts` (network partitions), `timers` (timers and sessions as arcs),
+//! `node` (a node and its caption), `partitions` (a broker's data partitions), `menu` (a node's
+//! menu) and `legend`.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use kraft_core::lesson::stage::Highlight;
+use kraft_core::view::{ClusterView, ControllerView};
+use yew::prelude::*;
+
+use super::broker_panel::active_controller;
+use crate::state::Action;
+
+mod cuts;
+mod geometry;
+mod labels;
+mod legend;
+mod menu;
+mod messages;
+mod node;
+mod partitions;
+#[cfg(test)]
+mod tests;
+mod timers;
+mod traffic;
+
+pub use geometry::layout;
+pub use messages::{message_class, message_label, split_kind};
+pub use timers::timer_fraction;
+
+use cuts::{cuts, draw_cut};
+use geometry::{Geometry, HEIGHT, WIDTH};
+use labels::label_spots;
+use legend::legend;
+use menu::node_menu;
+use messages::draw_message;
+use node::draw_nodes;
+use timers::draw_timers;
+use traffic::{draw_link, traffic};
+
+/// Properties of [`ClusterDiagram`].
+#[derive(Properties, PartialEq)]
+pub struct ClusterDiagramProps {
+    /// What to draw.
+    pub view: Rc<ClusterView>,
+    /// The played clock (virtual ms, fractional) positions and arcs are interpolated to.
+    pub clock_ms: f64,
+    /// The selected node (drawn with a glow).
+    pub selected: i32,
+    /// The node the stage focuses on, if any: the others are dimmed.
+    #[prop_or_default]
+    pub focus: Option<i32>,
+    /// What the stage lights (nodes, sessions, partitions).
+    #[prop_or_default]
+    pub highlights: Rc<Vec<Highlight>>,
+    /// Message kinds the lesson draws with a label on each message (fetch and heartbeats
+    /// become messages then, not links).
+    #[prop_or_default]
+    pub labels: Rc<Vec<String>>,
+    /// Changes when a lesson step runs: the node menu closes.
+    #[prop_or_default]
+    pub step_key: usize,
+    /// The stage: the legend folds into a button over the drawing.
+    #[prop_or_default]
+    pub compact: bool,
+    /// Called with a node id when the user clicks a node.
+    pub on_select: Callback<i32>,
+    /// Sends the node menu's process actions to the reducer.
+    pub on_action: Callback<Action>,
+}
+
+/// Which brokers the active controller has fenced.
+fn fenced_by(active: Option<&ControllerView>) -> BTreeMap<i32, bool> {
+    active
+        .map(|c| c.brokers.iter().map(|(id, _, f)| (*id, *f)).collect())
+        .unwrap_or_default()
+}
+
+/// The node whose menu is open, and the callbacks that open (selecting the node; a second click
+/// closes it) and close it; a lesson step (`step_key` changing) closes it.
+#[hook]
+fn use_node_menu(
+    step_key: usize,
+    on_select: &Callback<i32>,
+) -> (UseStateHandle<Option<i32>>, Callback<i32>, Callback<()>) {
+    let menu = use_state(|| None::<i32>);
+    {
+        let menu = menu.clone();
+        use_effect_with(step_key, move |_| menu.set(None));
+    }
+    let on_open = {
+        let menu = menu.clone();
+        let on_select = on_select.clone();
+        Callback::from(move |id: i32| {
+            on_select.emit(id);
+            menu.set(if *menu == Some(id) { None } else { Some(id) });
+        })
+    };
+    let on_close = {
+        let menu = menu.clone();
+        Callback::from(move |()| menu.set(None))
+    };
+    (menu, on_open, on_close)
+}
+
+/// The SVG drawing of the cluster; clicking a node selects it and opens its menu.
+#[component]
+pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
+    let view = &props.view;
+    let clock = props.clock_ms.max(view.now_ms as f64);
+    let geo = Geometry::of(view);
+    let t = crate::chrome::use_chrome();
+    // The node whose menu is open; a lesson step closes it.
+    let (menu, on_open, on_close) = use_node_menu(props.step_key, &props.on_select);
+    // Message kinds the legend turned labels on for (besides the lesson's).
+    let legend_labels = use_state(Vec::<String>::new);
+    let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
+    let active = active_controller(view).map(|(_, c)| c);
+    let fenced = fenced_by(active);
+    let labels: Vec<String> = props
+        .labels
+        .iter()
+        .chain(legend_labels.iter())
+        .cloned()
+        .collect();
+    let traffic = traffic(view, &labels);
+    // Where each labelled message's label goes, placed one after the other.
+    let label_spots = label_spots(view, &geo, &traffic.messages);
+    // Pairs cut both ways, and one way only.
+    let cuts = cuts(view);
+    html! {
+        <section class="panel cluster" aria-label="cluster" id="cluster-panel"
+                 data-focus={props.focus.map(|f| f.to_string()).unwrap_or_default()}>
+          <div class="cluster-stage">
+            <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
+                 preserveAspectRatio="xMidYMid meet" data-clock-ms={format!("{clock:.1}")}>
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
+                    </marker>
+                </defs>
+                <g class="links" id="links" data-count={traffic.links.len().to_string()}>
+                    { for traffic.links.iter().map(|&(from, to, class, failed)| draw_link(from, to, class, failed, &geo)) }
+                </g>
+                <g class="cuts" id="cuts" data-count={cuts.len().to_string()}>
+                    { for cuts.iter().map(|&(a, b, both)| draw_cut(a, b, both, &geo)) }
+                </g>
+                { draw_timers(view, &geo, clock, active, &fenced, &props.highlights) }
+                <g class="messages" id="messages" data-count={view.messages.len().to_string()}
+                   data-recent={view.recently_delivered.len().to_string()}>
+                    { for traffic.messages.iter().zip(label_spots.iter()).map(|((d, _), at)| draw_message(d, clock, &geo, *at)) }
+                </g>
+                { draw_nodes(props, &geo, &fenced, &on_open, &on_close) }
+            </svg>
+            if let Some(node) = open {
+                { node_menu(view, node, &props.on_action, on_close.clone(), t.heal) }
+            }
+          </div>
+            { legend(&labels, &legend_labels, props.compact, t) }
+        </section>
+    }
+}
