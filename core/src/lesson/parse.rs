@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use super::stage::Directive;
+use super::directive::Directive;
 
 /// A line of narration, with its language (`ko`, `en`, or `any` for a bare `#`).
 #[derive(Clone, Debug, PartialEq, Eq)]
