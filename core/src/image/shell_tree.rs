@@ -22,10 +22,12 @@ pub enum ShellNode {
     File(String),
 }
 
+/// A directory node.
 fn dir(children: Vec<(String, ShellNode)>) -> ShellNode {
     ShellNode::Dir(children)
 }
 
+/// A file node.
 fn file(text: String) -> ShellNode {
     ShellNode::File(text)
 }
@@ -46,16 +48,43 @@ impl ShellNode {
 
 /// The image as the shell's tree (children sorted as `ls` shows them).
 pub fn image_tree(image: &MetadataImage) -> ShellNode {
-    let topic_node = |t: &TopicImage| {
-        let mut children: Vec<(String, ShellNode)> = t
-            .partitions
-            .iter()
-            .map(|(p, r)| (p.to_string(), file(r.partition_registration_text())))
-            .collect();
-        children.push(("id".into(), file(t.id.to_string())));
-        children.push(("name".into(), file(t.name.clone())));
-        dir(children)
-    };
+    dir(vec![
+        (
+            "image".into(),
+            dir(vec![
+                ("acls".into(), dir(Vec::new())),
+                ("clientQuotas".into(), dir(Vec::new())),
+                ("cluster".into(), cluster_node(image)),
+                ("configs".into(), configs_node(image)),
+                ("delegationToken".into(), dir(Vec::new())),
+                ("features".into(), features_node(image)),
+                ("producerIds".into(), dir(Vec::new())),
+                ("provenance".into(), provenance_node(image)),
+                ("scram".into(), dir(Vec::new())),
+                ("topics".into(), topics_node(image)),
+            ]),
+        ),
+        (
+            "local".into(),
+            dir(vec![("version".into(), file(LOCAL_VERSION.into()))]),
+        ),
+    ])
+}
+
+/// One topic's directory (`TopicImageNode`): its partitions, then `id` and `name`.
+fn topic_node(t: &TopicImage) -> ShellNode {
+    let mut children: Vec<(String, ShellNode)> = t
+        .partitions
+        .iter()
+        .map(|(p, r)| (p.to_string(), file(r.partition_registration_text())))
+        .collect();
+    children.push(("id".into(), file(t.id.to_string())));
+    children.push(("name".into(), file(t.name.clone())));
+    dir(children)
+}
+
+/// `/image/topics` (`TopicsImageNode`): the topics by id and by name.
+fn topics_node(image: &MetadataImage) -> ShellNode {
     let by_name = image
         .topics
         .by_name
@@ -74,6 +103,14 @@ pub fn image_tree(image: &MetadataImage) -> ShellNode {
         .iter()
         .map(|(id, t)| (id.to_string(), topic_node(t)))
         .collect();
+    dir(vec![
+        ("byId".into(), dir(by_id)),
+        ("byName".into(), dir(by_name)),
+    ])
+}
+
+/// `/image/cluster` (`ClusterImageNode`): the broker and controller registrations.
+fn cluster_node(image: &MetadataImage) -> ShellNode {
     let brokers = image
         .cluster
         .brokers
@@ -94,12 +131,14 @@ pub fn image_tree(image: &MetadataImage) -> ShellNode {
             )
         })
         .collect();
-    let features = image
-        .features
-        .levels
-        .iter()
-        .map(|(k, v)| (k.clone(), file(v.to_string())))
-        .collect();
+    dir(vec![
+        ("brokers".into(), dir(brokers)),
+        ("controllers".into(), dir(controllers)),
+    ])
+}
+
+/// `/image/configs` (`ConfigurationsImageNode`): a directory per `<type>:<name>` resource.
+fn configs_node(image: &MetadataImage) -> ShellNode {
     let mut configs: Vec<(String, ShellNode)> = Vec::new();
     let mut resources: std::collections::BTreeMap<String, Vec<(String, ShellNode)>> =
         Default::default();
@@ -113,46 +152,27 @@ pub fn image_tree(image: &MetadataImage) -> ShellNode {
     for (r, c) in resources {
         configs.push((r, dir(c)));
     }
+    dir(configs)
+}
+
+/// `/image/features` (`FeaturesImageNode`): each finalized feature level.
+fn features_node(image: &MetadataImage) -> ShellNode {
+    let features = image
+        .features
+        .levels
+        .iter()
+        .map(|(k, v)| (k.clone(), file(v.to_string())))
+        .collect();
+    dir(features)
+}
+
+/// `/image/provenance`: the offset, epoch and time the image was built at.
+fn provenance_node(image: &MetadataImage) -> ShellNode {
     let p = image.provenance;
-    dir(vec![
-        (
-            "image".into(),
-            dir(vec![
-                ("acls".into(), dir(Vec::new())),
-                ("clientQuotas".into(), dir(Vec::new())),
-                (
-                    "cluster".into(),
-                    dir(vec![
-                        ("brokers".into(), dir(brokers)),
-                        ("controllers".into(), dir(controllers)),
-                    ]),
-                ),
-                ("configs".into(), dir(configs)),
-                ("delegationToken".into(), dir(Vec::new())),
-                ("features".into(), dir(features)),
-                ("producerIds".into(), dir(Vec::new())),
-                (
-                    "provenance".into(),
-                    file(format!(
-                        "offset {}, epoch {}, time {}",
-                        p.offset,
-                        p.epoch,
-                        iso_utc(p.time_ms)
-                    )),
-                ),
-                ("scram".into(), dir(Vec::new())),
-                (
-                    "topics".into(),
-                    dir(vec![
-                        ("byId".into(), dir(by_id)),
-                        ("byName".into(), dir(by_name)),
-                    ]),
-                ),
-            ]),
-        ),
-        (
-            "local".into(),
-            dir(vec![("version".into(), file(LOCAL_VERSION.into()))]),
-        ),
-    ])
+    file(format!(
+        "offset {}, epoch {}, time {}",
+        p.offset,
+        p.epoch,
+        iso_utc(p.time_ms)
+    ))
 }

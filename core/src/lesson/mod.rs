@@ -2,6 +2,7 @@
 //! outputs; the same file runs narrated in the page and checked in `cargo test`.
 
 pub mod console;
+pub mod directive;
 pub mod parse;
 pub mod rewind;
 pub mod runner;
@@ -10,4 +11,6 @@ pub mod stage;
 pub mod wait;
 
 pub use console::{Begun, Console};
+pub use directive::{Directive, Highlight, Panel};
 pub use parse::{Lesson, ParseError, Step};
+pub use stage::Stage;

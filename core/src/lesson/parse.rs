@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use super::stage::Directive;
+use super::directive::Directive;
 
 /// A line of narration, with its language (`ko`, `en`, or `any` for a bare `#`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,143 +88,37 @@ pub const SEPARATOR: &str = "----";
 impl Lesson {
     /// Parse `text` (from file `name`).
     pub fn parse(name: &str, text: &str) -> Result<Lesson, ParseError> {
-        let lines: Vec<&str> = text.lines().collect();
-        let err = |line: usize, column: usize, message: String| ParseError {
-            file: name.to_string(),
-            line,
-            column,
-            message,
+        let mut p = Parser {
+            name,
+            lines: text.lines().collect(),
+            i: 0,
+            steps: Vec::new(),
+            narration: Vec::new(),
+            directives: Vec::new(),
+            title: String::new(),
+            title_ko: String::new(),
         };
-        let mut steps: Vec<Step> = Vec::new();
-        let mut narration: Vec<Narration> = Vec::new();
-        let mut directives: Vec<Directive> = Vec::new();
-        let mut title = String::new();
-        let mut title_ko = String::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let raw = lines[i];
+        while p.i < p.lines.len() {
+            let raw = p.lines[p.i];
             let line = raw.trim_end();
             if line.trim().is_empty() {
-                i += 1;
-                continue;
+                p.i += 1;
+            } else if let Some(rest) = line.strip_prefix('#') {
+                p.comment(rest);
+                p.i += 1;
+            } else if line == SEPARATOR {
+                return Err(p.err(p.i + 1, 1, "'----' without a command before it".into()));
+            } else if Directive::is_directive(line) {
+                p.directive(raw, line)?;
+                p.i += 1;
+            } else if line == "pause" {
+                p.pause();
+                p.i += 1;
+            } else {
+                p.command(raw, line)?;
             }
-            if let Some(rest) = line.strip_prefix('#') {
-                let (lang, text) = match rest.split_once(':') {
-                    Some((l, t)) if l == "ko" || l == "en" => (l.to_string(), t.trim().to_string()),
-                    Some(("title", t)) => {
-                        title = t.trim().to_string();
-                        i += 1;
-                        continue;
-                    }
-                    Some(("title-ko", t)) => {
-                        title_ko = t.trim().to_string();
-                        i += 1;
-                        continue;
-                    }
-                    _ => ("any".to_string(), rest.trim().to_string()),
-                };
-                narration.push(Narration { lang, text });
-                i += 1;
-                continue;
-            }
-            if line == SEPARATOR {
-                return Err(err(i + 1, 1, "'----' without a command before it".into()));
-            }
-            if Directive::is_directive(line) {
-                if raw.starts_with(' ') || raw.starts_with('\t') {
-                    return Err(err(
-                        i + 1,
-                        1,
-                        "a directive must start at the first column".into(),
-                    ));
-                }
-                let d = Directive::parse(line).map_err(|(col, msg)| err(i + 1, col, msg))?;
-                directives.push(d);
-                i += 1;
-                continue;
-            }
-            if line == "pause" {
-                match steps.last_mut() {
-                    Some(s) if narration.is_empty() && directives.is_empty() => s.pause = true,
-                    _ => steps.push(Step {
-                        narration: std::mem::take(&mut narration),
-                        directives: std::mem::take(&mut directives),
-                        command: String::new(),
-                        expected: None,
-                        pause: true,
-                        line: i + 1,
-                    }),
-                }
-                i += 1;
-                continue;
-            }
-            if raw.starts_with(' ') || raw.starts_with('\t') {
-                return Err(err(
-                    i + 1,
-                    1,
-                    "a command must start at the first column".into(),
-                ));
-            }
-            let command = line.to_string();
-            let cmd_line = i + 1;
-            i += 1;
-            let mut expected = None;
-            if i < lines.len() && lines[i].trim_end() == SEPARATOR {
-                i += 1;
-                // `----` twice opens a block that may hold blank lines, closed by `----` twice.
-                if i < lines.len() && lines[i].trim_end() == SEPARATOR {
-                    i += 1;
-                    let start = i;
-                    let mut out = Vec::new();
-                    loop {
-                        if i >= lines.len() {
-                            return Err(err(start, 1, "unterminated '----' '----' block".into()));
-                        }
-                        if lines[i].trim_end() == SEPARATOR
-                            && i + 1 < lines.len()
-                            && lines[i + 1].trim_end() == SEPARATOR
-                        {
-                            i += 2;
-                            break;
-                        }
-                        out.push(lines[i]);
-                        i += 1;
-                    }
-                    expected = Some(join(&out));
-                } else {
-                    let mut out = Vec::new();
-                    while i < lines.len() && !lines[i].trim().is_empty() {
-                        out.push(lines[i]);
-                        i += 1;
-                    }
-                    expected = Some(join(&out));
-                }
-            }
-            steps.push(Step {
-                narration: std::mem::take(&mut narration),
-                directives: std::mem::take(&mut directives),
-                command,
-                expected,
-                pause: false,
-                line: cmd_line,
-            });
         }
-        if !narration.is_empty() || !directives.is_empty() {
-            steps.push(Step {
-                narration,
-                directives,
-                command: String::new(),
-                expected: None,
-                pause: false,
-                line: lines.len(),
-            });
-        }
-        Ok(Lesson {
-            name: name.to_string(),
-            title,
-            title_ko,
-            steps,
-        })
+        Ok(p.finish())
     }
 
     /// The lesson as text again, with `outputs` (one per step) as the expected blocks: what
@@ -283,6 +177,168 @@ impl Lesson {
     }
 }
 
+/// A lesson being parsed: the lines, where the parser is, the steps so far and what the next
+/// step collects (narration and directives) before its command.
+struct Parser<'a> {
+    name: &'a str,
+    lines: Vec<&'a str>,
+    /// The 0-based index of the line being read.
+    i: usize,
+    steps: Vec<Step>,
+    narration: Vec<Narration>,
+    directives: Vec<Directive>,
+    title: String,
+    title_ko: String,
+}
+
+impl Parser<'_> {
+    /// An error at a 1-based line and column of the file.
+    fn err(&self, line: usize, column: usize, message: String) -> ParseError {
+        ParseError {
+            file: self.name.to_string(),
+            line,
+            column,
+            message,
+        }
+    }
+
+    /// A `#` line (its text after `#`): `#title:`, `#title-ko:`, or narration (`#ko:`, `#en:`,
+    /// or a bare `#` for any language).
+    fn comment(&mut self, rest: &str) {
+        let (lang, text) = match rest.split_once(':') {
+            Some((l, t)) if l == "ko" || l == "en" => (l.to_string(), t.trim().to_string()),
+            Some(("title", t)) => {
+                self.title = t.trim().to_string();
+                return;
+            }
+            Some(("title-ko", t)) => {
+                self.title_ko = t.trim().to_string();
+                return;
+            }
+            _ => ("any".to_string(), rest.trim().to_string()),
+        };
+        self.narration.push(Narration { lang, text });
+    }
+
+    /// A directive line, which must start at the first column.
+    fn directive(&mut self, raw: &str, line: &str) -> Result<(), ParseError> {
+        if raw.starts_with(' ') || raw.starts_with('\t') {
+            return Err(self.err(
+                self.i + 1,
+                1,
+                "a directive must start at the first column".into(),
+            ));
+        }
+        let d = Directive::parse(line).map_err(|(col, msg)| self.err(self.i + 1, col, msg))?;
+        self.directives.push(d);
+        Ok(())
+    }
+
+    /// A `pause` line: the step before pauses, or (after narration or directives of its own)
+    /// a narration-only step that pauses.
+    fn pause(&mut self) {
+        match self.steps.last_mut() {
+            Some(s) if self.narration.is_empty() && self.directives.is_empty() => s.pause = true,
+            _ => self.steps.push(Step {
+                narration: std::mem::take(&mut self.narration),
+                directives: std::mem::take(&mut self.directives),
+                command: String::new(),
+                expected: None,
+                pause: true,
+                line: self.i + 1,
+            }),
+        }
+    }
+
+    /// A command line and the expected output after it, if any: one step.
+    fn command(&mut self, raw: &str, line: &str) -> Result<(), ParseError> {
+        if raw.starts_with(' ') || raw.starts_with('\t') {
+            return Err(self.err(
+                self.i + 1,
+                1,
+                "a command must start at the first column".into(),
+            ));
+        }
+        let command = line.to_string();
+        let cmd_line = self.i + 1;
+        self.i += 1;
+        let expected = self.expected()?;
+        self.steps.push(Step {
+            narration: std::mem::take(&mut self.narration),
+            directives: std::mem::take(&mut self.directives),
+            command,
+            expected,
+            pause: false,
+            line: cmd_line,
+        });
+        Ok(())
+    }
+
+    /// The expected output after a command: `----` and the lines up to a blank one, or
+    /// `----` twice and the lines (blank ones too) up to `----` twice.
+    fn expected(&mut self) -> Result<Option<String>, ParseError> {
+        let lines = &self.lines;
+        if !(self.i < lines.len() && lines[self.i].trim_end() == SEPARATOR) {
+            return Ok(None);
+        }
+        self.i += 1;
+        if self.i < lines.len() && lines[self.i].trim_end() == SEPARATOR {
+            self.i += 1;
+            return self.fenced_block().map(Some);
+        }
+        let mut out = Vec::new();
+        while self.i < lines.len() && !lines[self.i].trim().is_empty() {
+            out.push(lines[self.i]);
+            self.i += 1;
+        }
+        Ok(Some(join(&out)))
+    }
+
+    /// The lines of a block opened by `----` twice, up to (and past) the `----` pair closing it.
+    fn fenced_block(&mut self) -> Result<String, ParseError> {
+        let lines = &self.lines;
+        let start = self.i;
+        let mut out = Vec::new();
+        loop {
+            if self.i >= lines.len() {
+                return Err(self.err(start, 1, "unterminated '----' '----' block".into()));
+            }
+            if lines[self.i].trim_end() == SEPARATOR
+                && self.i + 1 < lines.len()
+                && lines[self.i + 1].trim_end() == SEPARATOR
+            {
+                self.i += 2;
+                break;
+            }
+            out.push(lines[self.i]);
+            self.i += 1;
+        }
+        Ok(join(&out))
+    }
+
+    /// The lesson: narration or directives left after the last command make a last,
+    /// command-less step.
+    fn finish(mut self) -> Lesson {
+        if !self.narration.is_empty() || !self.directives.is_empty() {
+            self.steps.push(Step {
+                narration: self.narration,
+                directives: self.directives,
+                command: String::new(),
+                expected: None,
+                pause: false,
+                line: self.lines.len(),
+            });
+        }
+        Lesson {
+            name: self.name.to_string(),
+            title: self.title,
+            title_ko: self.title_ko,
+            steps: self.steps,
+        }
+    }
+}
+
+/// The lines of an expected output, each without trailing whitespace, joined by newlines.
 fn join(lines: &[&str]) -> String {
     lines
         .iter()

@@ -130,6 +130,7 @@ pub fn quorum_info(world: &World) -> Option<QuorumInfo> {
     })
 }
 
+/// An argparse4j error: the usage, then `<prog>: error: <message>`.
 fn argparse_error(usage: &str, prog: &str, message: &str) -> ToolError {
     ToolError::new(format!("{usage}{prog}: error: {message}\n"))
 }
@@ -177,22 +178,65 @@ fn match_flag<'a>(arg: &str, flags: &[&'a str]) -> Option<&'a str> {
     }
 }
 
+/// What parsing one level of the command line ends in: a help text to print, or the arguments.
+enum Parsed<T> {
+    /// `-h` / `--help`: the text to print.
+    Help(String),
+    /// The arguments parsed.
+    Args(T),
+}
+
+/// The options before the subcommand, the subcommand, and where its own arguments start.
+#[derive(Default)]
+struct MainArgs<'a> {
+    bootstrap_server: Option<String>,
+    bootstrap_controller: Option<String>,
+    command: Option<&'a str>,
+    rest: usize,
+}
+
+/// The `describe` subcommand's flags.
+struct DescribeArgs {
+    /// `--status` (else `--replication`).
+    status: bool,
+    /// `--human-readable`.
+    human_readable: bool,
+}
+
 /// Run `kafka-metadata-quorum` with `args`.
 pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
-    let mut bootstrap_server: Option<String> = None;
-    let mut bootstrap_controller: Option<String> = None;
+    let main = match parse_main_args(args)? {
+        Parsed::Help(text) => return Ok(text),
+        Parsed::Args(main) => main,
+    };
+    let (list, controller) = bootstrap(&main)?;
+    check_command(main.command)?;
+    let describe = match parse_describe_args(&args[main.rest..])? {
+        Parsed::Help(text) => return Ok(text),
+        Parsed::Args(describe) => describe,
+    };
+    let info = wait_for_quorum_info(world, &list, controller)?;
+    if describe.status {
+        Ok(status_text(world, &info))
+    } else {
+        Ok(replication_text(world, &info, describe.human_readable))
+    }
+}
+
+/// The top-level argparse4j parser: options up to the first positional, the subcommand.
+fn parse_main_args(args: &[String]) -> Result<Parsed<MainArgs<'_>>, ToolError> {
+    let mut main = MainArgs::default();
     let mut i = 0;
-    let mut command: Option<&str> = None;
     while i < args.len() {
         let a = args[i].as_str();
         i += 1;
         if a == "-h" || a == "--help" {
-            return Ok(format!(
+            return Ok(Parsed::Help(format!(
                 "{MAIN_USAGE}\nThis tool describes kraft metadata quorum status.\n"
-            ));
+            )));
         }
         if !a.starts_with('-') {
-            command = Some(a);
+            main.command = Some(a);
             break;
         }
         let Some(flag) = match_flag(
@@ -209,42 +253,56 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
                 &format!("unrecognized arguments: '{a}'"),
             ));
         };
-        let value = match a.split_once('=') {
-            Some((_, v)) => v.to_string(),
-            None => match args.get(i) {
-                Some(v) if !v.starts_with('-') => {
-                    i += 1;
-                    v.clone()
-                }
-                _ => {
-                    return Err(argparse_error(
-                        MAIN_USAGE,
-                        PROG,
-                        &format!("argument {flag}: expected one argument"),
-                    ))
-                }
-            },
-        };
+        let value = option_value(args, &mut i, a, flag)?;
+        main.set_option(flag, value)?;
+    }
+    main.rest = i;
+    Ok(Parsed::Args(main))
+}
+
+/// The value of option `a` (matched as `flag`): after `=`, or the next argument (then `i`
+/// moves past it) unless that is an option itself.
+fn option_value(args: &[String], i: &mut usize, a: &str, flag: &str) -> Result<String, ToolError> {
+    match a.split_once('=') {
+        Some((_, v)) => Ok(v.to_string()),
+        None => match args.get(*i) {
+            Some(v) if !v.starts_with('-') => {
+                *i += 1;
+                Ok(v.clone())
+            }
+            _ => Err(argparse_error(
+                MAIN_USAGE,
+                PROG,
+                &format!("argument {flag}: expected one argument"),
+            )),
+        },
+    }
+}
+
+impl MainArgs<'_> {
+    /// Record a top-level option; the two bootstrap options are mutually exclusive, and
+    /// `--command-config` names a file the playground does not have.
+    fn set_option(&mut self, flag: &str, value: String) -> Result<(), ToolError> {
         match flag {
             "--bootstrap-server" => {
-                if bootstrap_controller.is_some() {
+                if self.bootstrap_controller.is_some() {
                     return Err(argparse_error(
                         MAIN_USAGE,
                         PROG,
                         "argument --bootstrap-server: not allowed with argument --bootstrap-controller",
                     ));
                 }
-                bootstrap_server = Some(value)
+                self.bootstrap_server = Some(value)
             }
             "--bootstrap-controller" => {
-                if bootstrap_server.is_some() {
+                if self.bootstrap_server.is_some() {
                     return Err(argparse_error(
                         MAIN_USAGE,
                         PROG,
                         "argument --bootstrap-controller: not allowed with argument --bootstrap-server",
                     ));
                 }
-                bootstrap_controller = Some(value)
+                self.bootstrap_controller = Some(value)
             }
             _ => {
                 return Err(ToolError::new(format!(
@@ -252,40 +310,51 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
                 )))
             }
         }
+        Ok(())
     }
-    if bootstrap_server.is_none() && bootstrap_controller.is_none() {
-        return Err(argparse_error(
+}
+
+/// The bootstrap list and whether it names controllers (one of the two options is required).
+fn bootstrap(main: &MainArgs) -> Result<(String, bool), ToolError> {
+    match (&main.bootstrap_server, &main.bootstrap_controller) {
+        (Some(s), _) => Ok((s.clone(), false)),
+        (None, Some(c)) => Ok((c.clone(), true)),
+        (None, None) => Err(argparse_error(
             MAIN_USAGE,
             PROG,
             "one of the arguments --bootstrap-server --bootstrap-controller is required",
-        ));
+        )),
     }
+}
+
+/// The subcommand is `describe` (the others change the quorum, which is static here).
+fn check_command(command: Option<&str>) -> Result<(), ToolError> {
     let Some(command) = command else {
         return Err(argparse_error(MAIN_USAGE, PROG, "too few arguments"));
     };
     match command {
-        "describe" => {}
-        "add-controller" | "remove-controller" => {
-            return Err(ToolError::new(format!(
-                "{command} is not supported by the KRaft Playground (its quorum is static)."
-            )))
-        }
-        other => {
-            return Err(argparse_error(
-                MAIN_USAGE,
-                PROG,
-                &format!(
-                    "argument command: invalid choice: '{other}' (choose from 'describe', 'add-controller', 'remove-controller')"
-                ),
-            ))
-        }
+        "describe" => Ok(()),
+        "add-controller" | "remove-controller" => Err(ToolError::new(format!(
+            "{command} is not supported by the KRaft Playground (its quorum is static)."
+        ))),
+        other => Err(argparse_error(
+            MAIN_USAGE,
+            PROG,
+            &format!(
+                "argument command: invalid choice: '{other}' (choose from 'describe', 'add-controller', 'remove-controller')"
+            ),
+        )),
     }
+}
+
+/// The `describe` subparser's flags, then the checks on them `MetadataQuorumCommand` makes.
+fn parse_describe_args(args: &[String]) -> Result<Parsed<DescribeArgs>, ToolError> {
     let (mut status, mut replication, mut human) = (false, false, false);
-    for a in &args[i..] {
+    for a in args {
         if a == "-h" || a == "--help" {
-            return Ok(format!(
+            return Ok(Parsed::Help(format!(
                 "{DESCRIBE_USAGE}\nDescribe the metadata quorum info\n"
-            ));
+            )));
         }
         match match_flag(a, &["--status", "--replication", "--human-readable"]) {
             Some("--status") => status = true,
@@ -315,17 +384,10 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
             "The option --human-readable is only supported along with --replication",
         ));
     }
-    let (list, controller) = match (&bootstrap_server, &bootstrap_controller) {
-        (Some(s), _) => (s.clone(), false),
-        (None, Some(c)) => (c.clone(), true),
-        (None, None) => unreachable!("checked above"),
-    };
-    let info = wait_for_quorum_info(world, &list, controller)?;
-    if status {
-        Ok(status_text(world, &info))
-    } else {
-        Ok(replication_text(world, &info, human))
-    }
+    Ok(Parsed::Args(DescribeArgs {
+        status,
+        human_readable: human,
+    }))
 }
 
 /// Wait (running the world, as the AdminClient retries) for a leader to answer DescribeQuorum.
