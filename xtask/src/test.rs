@@ -32,6 +32,7 @@ pub fn run() -> Result<()> {
                 ]))
             }),
         ),
+        ("deps", Box::new(crate::deps::run)),
         (
             "native tests",
             Box::new(|| run_cmd(cargo().args(["test", "--release", "-p", "kraft-core"]))),
