@@ -2,6 +2,8 @@
 //!
 //! - kraft-core's top-level modules sit in layers ([`LAYERS`]); a module may import its own layer
 //!   or the ones below, never one above, and the imports between modules have no cycle.
+//! - No two files of core, web or xtask import each other, directly or around a loop (a module
+//!   and the modules inside it excepted: see `files.rs`).
 //! - No source file of core, web or xtask is over [`size::MAX_FILE_LINES`] lines, test code not
 //!   counted, and no function over [`size::MAX_FN_LINES`] unless its doc comment says it is
 //!   [`size::KAFKA_LENGTH_MARK`] method (and names it).
@@ -9,6 +11,7 @@
 //! Test code (`#[cfg(test)]` items and the test-only files they declare) is not checked: a test may
 //! drive a module from above.
 
+mod files;
 mod size;
 mod source;
 
@@ -79,13 +82,26 @@ pub fn run() -> Result<()> {
     let core = read_crate(&root, "core/src")?;
     let report = check_imports(&core);
     let mut problems = report.problems.clone();
-    let mut all = core;
-    for dir in ["web/src", "xtask/src"] {
-        all.extend(read_crate(&root, dir)?);
+    let mut all = Vec::new();
+    let mut file_imports = Vec::new();
+    for (dir, krate) in [
+        ("core", Ok(core)),
+        ("web", read_crate(&root, "web/src")),
+        ("xtask", read_crate(&root, "xtask/src")),
+    ] {
+        let krate = krate?;
+        let (imports, cycles) = files::cycles(&krate);
+        file_imports.push(format!("{imports} in {dir}"));
+        problems.extend(cycles);
+        all.extend(krate);
     }
     let sizes = size::check(&all);
     problems.extend(sizes.problems.iter().cloned());
     print_layers(&report);
+    println!(
+        "files: imports between files (a module and those inside it aside): {}",
+        file_imports.join(", ")
+    );
     println!(
         "sizes: {} files, largest {} lines ({}); {} functions, longest {} lines ({})",
         sizes.files,
@@ -208,10 +224,12 @@ pub fn check_imports(files: &[SourceFile]) -> ImportReport {
         };
         for r in source::path_refs(clean) {
             // `super::` paths leave the top-level module only when they climb to the root.
-            if r.supers != 0 && r.supers != file.module.len() {
-                continue;
+            match r.anchor {
+                source::Anchor::Crate => {}
+                source::Anchor::Super(n) if n == file.module.len() => {}
+                _ => continue,
             }
-            let to = r.first.clone();
+            let to = r.first().to_string();
             if &to == from || !files.iter().any(|f| f.module.first() == Some(&to)) {
                 continue;
             }

@@ -160,19 +160,38 @@ pub fn without_test_items(clean: &str) -> (String, Vec<String>, usize) {
     )
 }
 
+/// Where a module path starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// `crate::`
+    Crate,
+    /// `super::` this many times.
+    Super(usize),
+    /// `self::`
+    SelfModule,
+}
+
 /// One module path found in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathRef {
     /// 1-based line of the path.
     pub line: usize,
-    /// How many `super::` start it (0 for a `crate::` path).
-    pub supers: usize,
-    /// The first segment after `crate::`/`super::`s (one per name of a `{..}` group).
-    pub first: String,
+    /// What it is relative to.
+    pub anchor: Anchor,
+    /// The segments after the anchor (one `PathRef` per leaf of a `{..}` group; `self` in a
+    /// group kept as a segment).
+    pub segments: Vec<String>,
 }
 
-/// Every `crate::x` and `super::..::x` path in the cleaned source; a `crate::{a, b::c}` group
-/// gives one entry per top-level name in it.
+impl PathRef {
+    /// The first segment after the anchor.
+    pub fn first(&self) -> &str {
+        self.segments.first().map_or("", String::as_str)
+    }
+}
+
+/// Every `crate::..`, `super::..` and `self::..` path in the cleaned source; a use group such as
+/// `crate::{a, b::{c, d}}` gives one entry per leaf (`a`, `b::c`, `b::d`).
 pub fn path_refs(clean: &str) -> Vec<PathRef> {
     let b = clean.as_bytes();
     let mut refs = Vec::new();
@@ -184,8 +203,10 @@ pub fn path_refs(clean: &str) -> Vec<PathRef> {
             i += 1;
             continue;
         }
-        let (supers, mut j) = if clean[i..].starts_with("crate::") {
-            (0, i + "crate::".len())
+        let (anchor, j) = if clean[i..].starts_with("crate::") {
+            (Anchor::Crate, i + "crate::".len())
+        } else if clean[i..].starts_with("self::") {
+            (Anchor::SelfModule, i + "self::".len())
         } else if clean[i..].starts_with("super::") {
             let mut j = i;
             let mut n = 0;
@@ -193,70 +214,84 @@ pub fn path_refs(clean: &str) -> Vec<PathRef> {
                 j += "super::".len();
                 n += 1;
             }
-            (n, j)
+            (Anchor::Super(n), j)
         } else {
             i += 1;
             continue;
         };
-        while j < b.len() && b[j].is_ascii_whitespace() {
-            j += 1;
-        }
         let line = clean[..i].matches('\n').count() + 1;
-        if b.get(j) == Some(&b'{') {
-            let end = matching_brace(b, j);
-            for first in group_firsts(&clean[j + 1..end.saturating_sub(1)]) {
-                refs.push(PathRef {
-                    line,
-                    supers,
-                    first,
-                });
-            }
-            i = end;
-        } else {
-            let first: String = clean[j..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if !first.is_empty() {
-                refs.push(PathRef {
-                    line,
-                    supers,
-                    first,
-                });
-            }
-            i = j;
+        let (leaves, end) = path_tree(clean, j);
+        for segments in leaves {
+            refs.push(PathRef {
+                line,
+                anchor,
+                segments,
+            });
         }
+        i = end.max(j);
     }
     refs
 }
 
-/// The first segment of each path in the body of a `{..}` use group (nested groups skipped).
-fn group_firsts(body: &str) -> Vec<String> {
-    let mut segments = vec![String::new()];
+/// The leaves of the path (or use tree) starting at `j`, and where it ends.
+fn path_tree(s: &str, mut j: usize) -> (Vec<Vec<String>>, usize) {
+    let b = s.as_bytes();
+    let mut prefix = Vec::new();
+    loop {
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if b.get(j) == Some(&b'{') {
+            let end = matching_brace(b, j);
+            let mut leaves = Vec::new();
+            for part in top_level_parts(&s[j + 1..end.saturating_sub(1)]) {
+                for leaf in path_tree(part, 0).0 {
+                    leaves.push(prefix.iter().cloned().chain(leaf).collect());
+                }
+            }
+            return (leaves, end);
+        }
+        let ident: String = s[j..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if ident.is_empty() {
+            break;
+        }
+        j += ident.len();
+        prefix.push(ident);
+        if s[j..].starts_with("::") {
+            j += 2;
+        } else {
+            break;
+        }
+    }
+    let leaves = if prefix.is_empty() {
+        Vec::new()
+    } else {
+        vec![prefix]
+    };
+    (leaves, j)
+}
+
+/// The comma-separated parts of a use group's body, nested groups kept whole.
+fn top_level_parts(body: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
     let mut depth = 0;
-    for c in body.chars() {
+    let mut start = 0;
+    for (k, c) in body.char_indices() {
         match c {
             '{' => depth += 1,
             '}' => depth -= 1,
-            ',' if depth == 0 => segments.push(String::new()),
+            ',' if depth == 0 => {
+                parts.push(&body[start..k]);
+                start = k + 1;
+            }
             _ => {}
         }
-        if depth == 0 && c != '}' && c != ',' {
-            if let Some(last) = segments.last_mut() {
-                last.push(c);
-            }
-        }
     }
-    segments
-        .iter()
-        .map(|s| {
-            s.trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect::<String>()
-        })
-        .filter(|w| !w.is_empty() && w != "self")
-        .collect()
+    parts.push(&body[start..]);
+    parts
 }
 
 #[cfg(test)]
@@ -268,7 +303,7 @@ mod tests {
         let src = "use crate::a; // crate::b\n/* crate::c /* nested */ crate::d */\nlet s = \"crate::e \\\" crate::f\"; let r = r#\"crate::g\"#;\nfn f<'a>(x: &'a str) -> char { '{' }\n";
         let clean = blank_comments_and_literals(src);
         assert_eq!(clean.lines().count(), src.lines().count());
-        let firsts: Vec<String> = path_refs(&clean).into_iter().map(|r| r.first).collect();
+        let firsts: Vec<String> = path_refs(&clean).iter().map(|r| r.first().into()).collect();
         assert_eq!(firsts, ["a"]);
         assert!(clean.contains("fn f<'a>(x: &'a str)"));
         assert!(clean.contains("{ ' ' }"), "{clean}");
@@ -276,13 +311,25 @@ mod tests {
 
     #[test]
     fn groups_supers_and_lines_are_read() {
-        let src = "use crate::{\n    a::B,\n    c::{d, e::F},\n    self,\n};\nfn x() { super::super::g::h(); y::crate_like(); other::crate::no(); }\n";
+        let src = "use crate::{\n    a::B,\n    c::{d, e::F},\n    self,\n};\nfn x() { super::super::g::h(); y::crate_like(); other::crate::no(); self::k::L::<u8>::m() }\n";
         let refs = path_refs(&blank_comments_and_literals(src));
-        let got: Vec<(usize, usize, &str)> = refs
+        let got: Vec<(usize, Anchor, String)> = refs
             .iter()
-            .map(|r| (r.line, r.supers, r.first.as_str()))
+            .map(|r| (r.line, r.anchor, r.segments.join("::")))
             .collect();
-        assert_eq!(got, [(1, 0, "a"), (1, 0, "c"), (6, 2, "g")]);
+        let want = [
+            (1, Anchor::Crate, "a::B"),
+            (1, Anchor::Crate, "c::d"),
+            (1, Anchor::Crate, "c::e::F"),
+            (1, Anchor::Crate, "self"),
+            (6, Anchor::Super(2), "g::h"),
+            (6, Anchor::SelfModule, "k::L"),
+        ];
+        let want: Vec<(usize, Anchor, String)> = want
+            .iter()
+            .map(|(l, a, p)| (*l, *a, p.to_string()))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]
@@ -290,7 +337,7 @@ mod tests {
         let src = "use crate::a;\n#[cfg(test)]\nuse crate::b;\n#[cfg(test)]\nmod tests {\n    use crate::c;\n    fn f() { { } }\n}\n#[cfg(test)]\nmod more;\nuse crate::d;\n";
         let (clean, children, lines) = without_test_items(&blank_comments_and_literals(src));
         assert_eq!(lines, 2 + 5 + 2);
-        let firsts: Vec<String> = path_refs(&clean).into_iter().map(|r| r.first).collect();
+        let firsts: Vec<String> = path_refs(&clean).iter().map(|r| r.first().into()).collect();
         assert_eq!(firsts, ["a", "d"]);
         assert_eq!(children, ["more"]);
         assert_eq!(path_refs(&clean)[1].line, 11);
