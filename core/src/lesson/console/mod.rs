@@ -48,6 +48,8 @@ pub struct Console {
     pub timeline: (SnapshotRegistry, TimelineHashMap<String, String>),
     /// The last `timeline revert`, for the page's TimelineHashMap panel.
     timeline_last_revert: Option<Revert>,
+    /// What the `timeline` commands did, for the page's timeline figure (read-only bookkeeping).
+    timeline_history: crate::view::timeline::TimelineHistory,
 }
 
 impl Default for Console {
@@ -61,6 +63,7 @@ impl Default for Console {
             max_command_events: super::settings::DEFAULT_COMMAND_MAX_EVENTS,
             timeline: (SnapshotRegistry::new(), TimelineHashMap::new()),
             timeline_last_revert: None,
+            timeline_history: Default::default(),
         }
     }
 }
