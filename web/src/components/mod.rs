@@ -17,6 +17,7 @@ pub mod partitions_panel;
 pub mod stage;
 pub mod state_diagram;
 pub mod theme;
+pub mod timeline_figure;
 pub mod timeline_panel;
 pub mod welcome;
 

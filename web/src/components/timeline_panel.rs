@@ -1,12 +1,16 @@
 //! A TimelineHashMap with its SnapshotRegistry: the map now, the snapshot epochs (committed ones
 //! marked), the saved values of each tier, the map read "as of" a snapshot the lecturer picks,
 //! and the last revertToSnapshot. Drawn inside the controller panel (topicsByName) and on its
-//! own for the `timeline` commands of lesson 03.
+//! own for the `timeline` commands of lesson 03, under the timeline figure
+//! ([`super::timeline_figure`]) in a fold that starts open.
 
 use std::rc::Rc;
 
 use kraft_core::view::TimelineView;
 use yew::prelude::*;
+
+use super::timeline_figure::{figure_text, TimelineFigure};
+use crate::state::Lang;
 
 /// Properties of [`TimelineMap`].
 #[derive(Properties, PartialEq)]
@@ -48,9 +52,13 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
     };
     let committed = |e: i64| t.stable_offset.is_some_and(|s| e <= s);
     let c = crate::chrome::use_chrome();
+    let ft = figure_text(use_context::<Lang>().unwrap_or_default());
     html! {
         <div class="timeline-map" id={format!("{p}-timeline")} data-snapshots={t.snapshots.len().to_string()}
              data-as-of={as_of.map(|(e, _)| e.to_string()).unwrap_or_default()}>
+            <TimelineFigure timeline={t.clone()} id_prefix={props.id_prefix.clone()} />
+            <details class="tf-tables" open=true>
+            <summary>{ ft.tables }</summary>
             <h3>{ c.tl_now }</h3>
             { entries_table(format!("{p}-current"), &t.current, "(empty)") }
             <h3>{ c.tl_snapshots }</h3>
@@ -102,6 +110,7 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
                               r.dropped.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ")) }
                 </p>
             }
+            </details>
         </div>
     }
 }
