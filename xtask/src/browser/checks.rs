@@ -24,6 +24,7 @@ use super::panels::{
     hw_panel_matches, log_filter, state_diagram_leader,
 };
 use super::stage;
+use super::timeline_figure::lesson_timeline_figure;
 use crate::{root_dir, Result};
 
 /// The checks, in order; once one fails the rest are skipped (they build on each other).
@@ -289,6 +290,13 @@ async fn lesson_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
         )
         .await;
     }
+    if t.ok() {
+        t.check(
+            "lesson 03 in the timeline figure: committed green, applied yellow, deleteSnapshotsUpTo blue, revertToSnapshot red, each step's change lit, the six lines in #timeline-lines; both themes, both languages",
+            lesson_timeline_figure(c, url, &artifacts.join("timeline-figure.png")),
+        )
+        .await;
+    }
 }
 
 /// Lesson 02 and its state diagram, then the stage: every step fits, the projector preset,
@@ -381,7 +389,7 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    36 + 3 * usize::from(has_election_lesson())
+    37 + 3 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -3,7 +3,8 @@
 //!
 //! `driver` holds the browser plumbing and the page helpers every check uses, `checks` the list
 //! of checks in order; the checks themselves live by area: `free_play`, `panels`, `chrome`
-//! (theme, language, layout, help), `console`, `addresses`, `drawing`, `lessons` and `stage`.
+//! (theme, language, layout, help), `console`, `addresses`, `drawing`, `lessons`, `stage` and
+//! `timeline_figure`.
 
 use std::fs;
 use std::path::Path;
@@ -21,6 +22,7 @@ mod free_play;
 mod lessons;
 mod panels;
 mod stage;
+mod timeline_figure;
 pub(crate) use driver::{connect, ensure_browser, Driver, PageServer};
 pub(crate) use stage::{open_at as open_lesson_at, set_viewport, step_of};
 
