@@ -104,3 +104,22 @@ fn the_view_shows_the_active_controllers_write_lives() {
     assert!(c.write_lives.contains(&l));
     assert!(c.write_lives.len() <= kraft_core::controller::write_life::WRITE_LIVES_KEPT);
 }
+
+#[test]
+fn lesson_02_creates_payments_with_a_write_life_on_the_new_leader() {
+    let text = std::fs::read_to_string("../lessons/02-election.lesson").expect("lesson 02");
+    let lesson = kraft_core::lesson::parse::Lesson::parse("02-election", &text).expect("parses");
+    let mut console = kraft_core::lesson::console::Console::new();
+    for step in &lesson.steps {
+        kraft_core::lesson::runner::step_output(&mut console, &step.command);
+    }
+    let w = console.world.as_ref().expect("a world");
+    let active = w.active_controller().expect("an active controller");
+    let c = w.node(active).and_then(|n| n.controller.as_ref()).unwrap();
+    let l = c.write_lives.iter().last().expect("a write life");
+    assert!(l.event.starts_with("createTopics"), "{l:?}");
+    assert!(
+        l.complete_up_to_ms.is_some() && l.response_ms.is_some(),
+        "{l:?}"
+    );
+}
