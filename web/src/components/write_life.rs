@@ -291,8 +291,8 @@ fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
              data-state={state}>
             <p class="wl-summary">
                 <code>{ short_name(&l.event) }</code>
-                { format!(" · controller {} · epoch {} · offset {}–{} · snapshot {}",
-                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch) }
+                { format!(" · controller {} · epoch {} · offset {}–{} · snapshot {} · {} ms",
+                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch, l.start_ms) }
             </p>
             <div class="wl-legend">
                 <span class="wl-event">{ c.legend[0] }</span>
@@ -336,8 +336,13 @@ fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeCaptions) 
         }
     });
     let time = match r.ms {
-        Some(t) => format!("{t} · +{} ms", t.saturating_sub(start_ms)),
-        None => c.pending.to_string(),
+        Some(t) => html! {
+            <span class="wl-time" title={format!("{t} ms")}>
+                <span class="wl-abs">{ format!("{t} · ") }</span>
+                { format!("+{} ms", t.saturating_sub(start_ms)) }
+            </span>
+        },
+        None => html! { <span class="wl-time">{ c.pending }</span> },
     };
     html! {
         <li class={classes!("wl-row", r.lane.class(), if done { "done" } else { "pending" }, latest.then_some("latest"))}
@@ -348,7 +353,7 @@ fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeCaptions) 
                 <code class="wl-method">{ r.method.clone() }</code>
                 <span class="wl-detail">{ r.detail.clone() }</span>
             </span>
-            <span class="wl-time">{ time }</span>
+            { time }
         </li>
     }
 }

@@ -99,9 +99,11 @@ pub(super) async fn write_life_in_lesson(c: &Client, url: &str, artifacts: &Path
         return Err(format!("no follower fetched before the HW at {}: {rows:?}", t[5]).into());
     }
     if v["top"].as_f64().unwrap_or(-1.0) < 0.0
-        || v["top"].as_f64().unwrap_or(1e9) > v["height"].as_f64().unwrap_or(0.0) / 2.0
+        || v["top"].as_f64().unwrap_or(1e9) > v["height"].as_f64().unwrap_or(0.0) - 150.0
     {
-        return Err(format!("#write-life is not at the top of the panel on screen: {v}").into());
+        return Err(
+            format!("#write-life does not start on screen (its first steps visible): {v}").into(),
+        );
     }
     shoot_both_themes(c, artifacts).await?;
     restore_window(c).await?;
