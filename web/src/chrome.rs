@@ -169,6 +169,8 @@ pub struct Chrome {
     pub adaptive: &'static str,
     /// Where a panel needs a node and none is selected.
     pub no_node: &'static str,
+    /// The write-life card (article section 3).
+    pub write_life: &'static WriteLifeCaptions,
 }
 
 /// The chrome in Korean.
@@ -253,6 +255,7 @@ const KO: Chrome = Chrome {
     dashboard: "전체 보기",
     adaptive: "적응형",
     no_node: "노드를 고르세요",
+    write_life: &WRITE_LIFE_KO,
 };
 
 /// The chrome in English.
@@ -337,6 +340,101 @@ const EN: Chrome = Chrome {
     dashboard: "Dashboard",
     adaptive: "adaptive",
     no_node: "pick a node",
+    write_life: &WRITE_LIFE_EN,
+};
+
+/// The captions of the write-life card (`components::write_life`): one controller write
+/// shared by the controller's event thread, the Raft thread and the other voters.
+#[derive(Debug, PartialEq, Eq)]
+pub struct WriteLifeCaptions {
+    /// The card's heading.
+    pub title: &'static str,
+    /// The three lanes' short headings: event thread, Raft thread, other voters.
+    pub lanes: [&'static str; 3],
+    /// The lanes' legend, the leader's id and the voters' ids follow the last two.
+    pub legend: [&'static str; 3],
+    /// Step 3: replay before the commit.
+    pub replay: &'static str,
+    /// Step 4: the in-memory snapshot, before its epoch.
+    pub snapshot: &'static str,
+    /// Step 5: waiting in the purgatory.
+    pub purgatory: &'static str,
+    /// Step 6: the linger, before the milliseconds.
+    pub linger: &'static str,
+    /// Step 6: the batch reached the log.
+    pub written: &'static str,
+    /// Step 6 when the batch was already open (lingered less).
+    pub joined: &'static str,
+    /// Step 7: a voter's fetch replicated it.
+    pub replicated: &'static str,
+    /// Step 8: the high watermark passed it.
+    pub committed: &'static str,
+    /// Step 9: the futures waiting up to the offset complete.
+    pub completed: &'static str,
+    /// A standby controller replays the committed batch.
+    pub standby: &'static str,
+    /// Step 10: the answer to the client.
+    pub response: &'static str,
+    /// Step 10 of an internal write (nobody waits for it).
+    pub internal: &'static str,
+    /// The controller renounced before the commit.
+    pub failed: &'static str,
+    /// A step not reached yet.
+    pub pending: &'static str,
+    /// Before the list of kept writes to pick from.
+    pub writes: &'static str,
+}
+
+/// The write-life captions in Korean.
+const WRITE_LIFE_KO: WriteLifeCaptions = WriteLifeCaptions {
+    title: "쓰기 이벤트 하나의 일생",
+    lanes: ["이벤트", "Raft", "투표자"],
+    legend: [
+        "컨트롤러 이벤트 스레드",
+        "Raft 스레드 · 리더",
+        "다른 투표자",
+    ],
+    replay: "커밋 전에 메모리에 먼저 적용",
+    snapshot: "메모리 스냅숏",
+    purgatory: "커밋되면 깨워 달라고 줄을 섬",
+    linger: "모아서 쓰기",
+    written: "리더의 로그에 씀",
+    joined: "이미 열린 배치에 합류",
+    replicated: "Fetch 로 복제됨",
+    committed: "커밋됨",
+    completed: "기다리던 future 완료",
+    standby: "대기 컨트롤러가 replay()",
+    response: "클라이언트에 응답",
+    internal: "내부 쓰기: 기다리는 클라이언트 없음",
+    failed: "커밋 전에 리더 자리를 잃음: NOT_CONTROLLER",
+    pending: "대기 중",
+    writes: "최근 쓰기",
+};
+
+/// The write-life captions in English.
+const WRITE_LIFE_EN: WriteLifeCaptions = WriteLifeCaptions {
+    title: "The life of a write",
+    lanes: ["event", "Raft", "voters"],
+    legend: [
+        "controller event thread",
+        "Raft thread · leader",
+        "other voters",
+    ],
+    replay: "applied in memory before the commit",
+    snapshot: "in-memory snapshot",
+    purgatory: "waits for its offset to commit",
+    linger: "linger",
+    written: "written to the leader's log",
+    joined: "joined a batch already open",
+    replicated: "replicated by Fetch",
+    committed: "committed",
+    completed: "the waiting futures complete",
+    standby: "standby controller replay()",
+    response: "response to the client",
+    internal: "internal write: no client waits",
+    failed: "lost the leadership before the commit: NOT_CONTROLLER",
+    pending: "pending",
+    writes: "recent writes",
 };
 
 /// The chrome for `lang`.

@@ -15,5 +15,6 @@ pub mod periodic_task_control;
 pub mod placement;
 pub mod quorum_controller;
 pub mod replication_control;
+pub mod write_life;
 
 pub use quorum_controller::{ControllerConfig, QuorumController};

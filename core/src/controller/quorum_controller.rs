@@ -56,6 +56,7 @@ use crate::controller::deferred_event_queue::DeferredEventQueue;
 use crate::controller::event_queue::KafkaEventQueue;
 use crate::controller::heartbeat_manager::BrokerHeartbeatManager;
 use crate::controller::offset_control::OffsetControlManager;
+use crate::controller::write_life::WriteLives;
 use crate::raft::io::RaftIo;
 use crate::raft::listener::LeaderAndEpoch;
 use crate::timeline::Revert;
@@ -101,6 +102,8 @@ pub struct QuorumController {
     /// The end offset of the snapshot loaded last, until the next commit is replayed (Kafka
     /// sets lastCommittedOffset to the snapshot's end offset, one past what it holds).
     loaded_snapshot_end: Option<i64>,
+    /// The last few writes' lives, for views (bookkeeping only).
+    pub write_lives: WriteLives,
 }
 
 impl QuorumController {
@@ -126,6 +129,7 @@ impl QuorumController {
             controlled_shutdown_broker: None,
             loaded_snapshot_end: None,
             last_revert: None,
+            write_lives: WriteLives::default(),
         }
     }
 

@@ -155,6 +155,11 @@ impl KafkaRaftClient {
         self.quorum.state.high_watermark()
     }
 
+    /// controller.quorum.append.linger.ms
+    pub fn append_linger_ms(&self) -> u64 {
+        self.config.append_linger_ms
+    }
+
     /// Records waiting in the leader's accumulator.
     pub fn pending_records(&self) -> usize {
         self.accumulator

@@ -11,5 +11,6 @@ pub mod node;
 mod process_control;
 pub mod scheduler;
 pub mod world;
+mod write_life_observer;
 
 pub use world::{SimError, World, WorldConfig};

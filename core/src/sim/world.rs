@@ -498,6 +498,7 @@ impl World {
             }
             Event::ControllerRun { node, .. } => self.run_controller(node),
         }
+        self.observe_write_lives();
     }
 
     /// Schedule node `id`'s QuorumController to run its next event at `at_ms` (a newer

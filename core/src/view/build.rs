@@ -345,6 +345,7 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .filter(|_| c.is_active())
             .map(|(id, times)| (*id, times.iter().copied().collect()))
             .collect(),
+        write_lives: c.write_lives.iter().cloned().collect(),
     }
 }
 

@@ -216,6 +216,9 @@ pub struct ControllerView {
     /// On the active controller, each broker's last few heartbeat arrival times (virtual ms,
     /// oldest first).
     pub heartbeats: Vec<(i32, Vec<u64>)>,
+    /// The lives of its last few writes other than NoOpRecord (article section 3), oldest
+    /// first: each step's virtual time, Raft's included.
+    pub write_lives: Vec<crate::controller::write_life::WriteLife>,
 }
 
 /// One snapshot tier of topicsByName: its epoch and the saved (name, old value) pairs; `None`

@@ -8,6 +8,7 @@ use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
 use super::timeline_panel::TimelineMap;
+use super::write_life::WriteLifeCard;
 use crate::chrome::Chrome;
 
 /// Properties of [`ControllerPanel`].
@@ -116,6 +117,9 @@ fn status_badge(node: &NodeView, c: &ControllerView) -> Html {
 fn body(c: &ControllerView, now_ms: u64, t: &Chrome) -> Html {
     html! {
         <div class="ctrl-grid">
+            if !c.write_lives.is_empty() {
+                <WriteLifeCard lives={c.write_lives.clone()} />
+            }
             { events_card(c, now_ms, t) }
             { offsets_card(c, t) }
             { registries_card(c, t) }

@@ -20,6 +20,7 @@ pub mod theme;
 pub mod timeline_figure;
 pub mod timeline_panel;
 pub mod welcome;
+pub mod write_life;
 
 /// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
 pub fn role_class(node: &kraft_core::view::NodeView) -> String {

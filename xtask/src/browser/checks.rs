@@ -323,6 +323,13 @@ async fn stage_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
         )
         .await;
     }
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "lesson 02's `kafka-topics.sh --create --topic payments`: the controller panel's #write-life shows createTopics from prepareAppend to completeUpTo and the response, in order, the linger, a fetch before the HW; both themes at 1280x720",
+            super::write_life::write_life_in_lesson(c, url, artifacts),
+        )
+        .await;
+    }
     if t.ok() {
         t.check(
             "every step of every lesson, and free play on the stage while it plays, fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no label over a node, no two nodes' arcs touching, no text under 16 px at 1280x720",
@@ -390,6 +397,8 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
     37 + 3 * usize::from(has_election_lesson())
+        // The write's life (write_life.rs) plays lesson 02.
+        + usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

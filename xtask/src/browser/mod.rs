@@ -23,6 +23,7 @@ mod lessons;
 mod panels;
 mod stage;
 mod timeline_figure;
+mod write_life;
 pub(crate) use driver::{connect, ensure_browser, Driver, PageServer};
 pub(crate) use stage::{open_at as open_lesson_at, set_viewport, step_of};
 

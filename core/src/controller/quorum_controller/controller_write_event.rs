@@ -13,6 +13,7 @@ use crate::controller::event_handler_exception_info::{
     event_duration_us, identity_hash_code, EventHandlerExceptionInfo,
 };
 use crate::controller::periodic_task_control::{activated_line, PERIODIC_TASK_CONTROL_LOGGER};
+use crate::controller::write_life::EventSteps;
 use crate::metadata::MetadataRecord;
 use crate::raft::batch::Record;
 use crate::raft::client::AppendError;
@@ -93,10 +94,27 @@ impl QuorumController {
         if records.is_empty() {
             return self.complete_without_records(&op, pending, io, out);
         }
+        // Views keep the life of a write whose records are more than a NoOpRecord.
+        let life = records
+            .iter()
+            .any(|r| !matches!(r, MetadataRecord::NoOp))
+            .then(|| {
+                (
+                    pending.name.clone(),
+                    pending.reply.is_some() && pending.response.is_some(),
+                )
+            });
         let wrapped: Vec<Record> = records.iter().cloned().map(Record::Metadata).collect();
         match raft.append(epoch, wrapped, is_atomic, now) {
             Err(AppendError::NotLeader) => self.fail_not_leader(pending, io, out),
-            Ok(last_offset) => self.replay_and_defer(&op, &records, last_offset, pending, io),
+            Ok(last_offset) => {
+                self.replay_and_defer(&op, &records, last_offset, pending, io)?;
+                if let Some((event, responds)) = life {
+                    let linger_ms = raft.append_linger_ms();
+                    self.begin_write_life(event, responds, &records, last_offset, linger_ms, now);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -194,6 +212,31 @@ impl QuorumController {
         self.process_batch_end_offset(op, last_offset, io)?;
         self.purgatory.add(last_offset, pending);
         Ok(())
+    }
+
+    /// Keep the life of a write whose records are more than a NoOpRecord (views only): the
+    /// steps of the event that ran at `now_ms` (virtual time stands still within an event).
+    fn begin_write_life(
+        &mut self,
+        event: String,
+        responds: bool,
+        records: &[MetadataRecord],
+        last_offset: i64,
+        linger_ms: u64,
+        now_ms: u64,
+    ) {
+        let Some(epoch) = self.cur_claim_epoch else {
+            return;
+        };
+        self.write_lives.begin(EventSteps {
+            event,
+            controller: (self.node_id, epoch),
+            record_types: records.iter().map(|r| r.type_name().to_string()).collect(),
+            offsets: (last_offset - records.len() as i64 + 1, last_offset),
+            linger_ms,
+            responds,
+            times: [now_ms; 6],
+        });
     }
 
     /// `processBatchEndOffset`, once the operation's records (if any) are appended up to

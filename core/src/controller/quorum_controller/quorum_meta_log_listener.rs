@@ -56,6 +56,8 @@ impl QuorumController {
                 for w in done {
                     Self::respond(out, w.reply, w.response);
                 }
+                let lso = self.offset_control.last_stable_offset;
+                self.write_lives.committed(last, lso, io.now_ms);
             } else {
                 for (i, r) in batch.records.iter().enumerate() {
                     if let Record::Metadata(m) = r {
@@ -251,6 +253,7 @@ impl QuorumController {
             self.log_event_failure(io, &w.name, w.start_ms, &failure);
             Self::respond(out, w.reply, w.failure);
         }
+        self.write_lives.failed(io.now_ms);
         let to = self.offset_control.last_stable_offset;
         let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
         self.last_revert = Some(Revert { to, dropped });
