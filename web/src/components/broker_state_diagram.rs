@@ -16,12 +16,13 @@ use crate::state::Lang;
 /// Width of the viewBox.
 const WIDTH: f64 = 520.0;
 /// Height of the viewBox.
-const HEIGHT: f64 = 204.0;
+const HEIGHT: f64 = 217.0;
 /// Height of a state's box.
 const BOX_H: f64 = 34.0;
-/// The y of the labels above the first row, and of the three rows' centres.
-const LANE_Y: f64 = 19.0;
-const ROWS: [f64; 3] = [45.0, 113.0, 181.0];
+/// The baseline of the labels above the first row (of their last line), and the three rows'
+/// centres.
+const LANE_Y: f64 = 32.0;
+const ROWS: [f64; 3] = [58.0, 126.0, 194.0];
 
 /// A BrokerState's box: (Kafka's name, left, row, width).
 pub const STATES: [(&str, f64, usize, f64); 6] = [
@@ -29,7 +30,7 @@ pub const STATES: [(&str, f64, usize, f64); 6] = [
     ("STARTING", 168.7, 0, 100.0),
     ("RECOVERY", 291.3, 0, 106.0),
     ("RUNNING", 420.0, 0, 97.0),
-    ("PENDING_CONTROLLED_SHUTDOWN", 180.0, 1, 337.0),
+    ("PENDING_CONTROLLED_SHUTDOWN", 178.0, 1, 339.0),
     ("SHUTTING_DOWN", 347.0, 2, 170.0),
 ];
 
@@ -71,8 +72,8 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: "RECOVERY",
         reason: "registered and caught up",
         kafka: "a heartbeat answer with isCaughtUp: \"The broker has caught up. Transitioning from STARTING to RECOVERY.\"",
-        en: "registered, caught up",
-        ko: "등록, 따라잡음",
+        en: "registered,\ncaught up",
+        ko: "등록되고\n따라잡음",
         line: (268.7, ROWS[0], 291.3, ROWS[0]),
         label: (280.0, LANE_Y, "middle"),
     },
@@ -94,7 +95,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         en: "kill -TERM: controlled shutdown",
         ko: "kill -TERM: 제어된 종료 요청",
         line: (468.5, ROWS[0] + BOX_H / 2.0, 468.5, ROWS[1] - BOX_H / 2.0),
-        label: (458.0, 85.0, "end"),
+        label: (458.0, 98.0, "end"),
     },
     BrokerEdge {
         from: "PENDING_CONTROLLED_SHUTDOWN",
@@ -104,7 +105,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         en: "shutdown granted",
         ko: "종료 허락",
         line: (468.5, ROWS[1] + BOX_H / 2.0, 468.5, ROWS[2] - BOX_H / 2.0),
-        label: (458.0, 153.0, "end"),
+        label: (458.0, 166.0, "end"),
     },
 ];
 
@@ -158,10 +159,18 @@ impl ControllerSees {
 }
 
 /// When the broker's session on `controller` runs out (virtual ms): its last heartbeat plus
-/// broker.session.timeout.ms.
+/// broker.session.timeout.ms (the last heartbeat received, also once it is fenced).
 pub fn session_deadline(controller: &ControllerView, id: i32, now_ms: u64) -> Option<u64> {
-    let (_, since) = controller.sessions.iter().find(|(b, _)| *b == id)?;
-    Some(now_ms.saturating_sub(*since) + controller.session_timeout_ms)
+    let last = controller
+        .heartbeats
+        .iter()
+        .find(|(b, _)| *b == id)
+        .and_then(|(_, times)| times.last().copied())
+        .or_else(|| {
+            let (_, since) = controller.sessions.iter().find(|(b, _)| *b == id)?;
+            Some(now_ms.saturating_sub(*since))
+        })?;
+    Some(last + controller.session_timeout_ms)
 }
 
 /// The broker the panel shows: `focus` if it is a broker, else the first broker.
@@ -202,13 +211,18 @@ fn draw_state(name: &'static str, left: f64, row: usize, w: f64, current: Option
 fn draw_edge(e: &BrokerEdge, ko: bool, current: Option<&str>) -> Html {
     let (x1, y1, x2, y2) = e.line;
     let into = current == Some(e.to);
+    let lines: Vec<&str> = if ko { e.ko } else { e.en }.split('\n').collect();
     html! {
         <>
             <line class={classes!("bsd-edge", into.then_some("into"))} data-from={e.from} data-to={e.to} data-reason={e.reason}
-                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} marker-end="url(#bsd-arrow)">
+                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} marker-end={if into { "url(#bsd-arrow-into)" } else { "url(#bsd-arrow)" }}>
                 <title>{ format!("{} → {}: {} ({})", e.from, e.to, e.reason, e.kafka) }</title>
             </line>
-            <text class="bsd-label" x={f(e.label.0)} y={f(e.label.1)} text-anchor={e.label.2}>{ if ko { e.ko } else { e.en } }</text>
+            <text class="bsd-label" x={f(e.label.0)} y={f(e.label.1 - 19.0 * (lines.len() as f64 - 1.0))} text-anchor={e.label.2}>
+                { for lines.iter().enumerate().map(|(i, l)| html! {
+                    <tspan x={f(e.label.0)} dy={if i == 0 { "0" } else { "19" }}>{ *l }</tspan>
+                }) }
+            </text>
         </>
     }
 }
@@ -251,12 +265,12 @@ fn controller_column(
     html! {
         <g class="bsd-controller" data-view={sees.map(|s| s.name()).unwrap_or("-")}
            data-deadline-ms={deadline.map(|d| d.to_string()).unwrap_or_default()}>
-            <text class="bsd-title" x="4" y="84">{ head }</text>
+            <text class="bsd-title" x="4" y="97">{ head }</text>
             { for ControllerSees::ALL.iter().enumerate().map(|(i, s)| {
                 let lit = sees == Some(*s);
-                let y = 94.0 + 26.0 * i as f64;
+                let y = 107.0 + 26.0 * i as f64;
                 // The last chip is below PENDING_CONTROLLED_SHUTDOWN's box: it may be wider.
-                let w = if i == 2 { 206.0 } else { 170.0 };
+                let w = if i == 2 { 216.0 } else { 170.0 };
                 html! {
                     <g class={classes!("bsd-view", s.name().replace(' ', "-"), lit.then_some("lit"))} data-view={s.name()}>
                         <rect x="4" y={f(y)} width={f(w)} height="22" rx="11" />
@@ -264,7 +278,7 @@ fn controller_column(
                     </g>
                 }
             }) }
-            <text class="bsd-deadline" x="4" y="195">{ when }</text>
+            <text class="bsd-deadline" x="4" y="208">{ when }</text>
         </g>
     }
 }
@@ -285,7 +299,7 @@ pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
     };
     let active = active_controller(view);
     html! {
-        <div class="bsd" id="broker-state-diagram" data-broker-id={node.id.to_string()}
+        <div class="bsd" id="broker-state-diagram" data-broker={node.id.to_string()}
              data-current={current.unwrap_or("-").to_string()} data-process={node.process.clone()}>
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
                  aria-label={format!("BrokerState of broker {}", node.id)}>
@@ -294,9 +308,13 @@ pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
                     <marker id="bsd-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="bsd-head" />
                     </marker>
+                    <marker id="bsd-arrow-into" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="3" markerHeight="3" orient="auto">
+                        <path d="M 0 0 L 10 5 L 0 10 z" class="bsd-head into" />
+                    </marker>
                 </defs>
                 { for EDGES.iter().map(|e| draw_edge(e, ko, current)) }
                 { for STATES.iter().map(|&(name, left, row, w)| draw_state(name, left, row, w, current)) }
+                <text class="bsd-broker" x="3" y={f(LANE_Y)}>{ format!("{} {}", if ko { "브로커" } else { "broker" }, node.id) }</text>
                 { controller_column(view, node.id, active, ko) }
             </svg>
         </div>

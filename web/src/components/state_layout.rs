@@ -123,6 +123,8 @@ pub struct Layout {
     pub edges: Vec<Edge>,
     /// The top left of the list of recent transitions (number and time).
     pub list_at: Point,
+    /// The width kept free at the top right for the node's name.
+    pub title_w: f64,
     /// Which edge a transition lights, by its id.
     classify: fn(&TransitionView) -> Option<&'static str>,
 }
@@ -178,6 +180,7 @@ pub fn voter() -> &'static Layout {
         ],
         edges: voter_edges(),
         list_at: (30.0, 238.0),
+        title_w: 120.0,
         classify: classify_voter,
     })
 }
@@ -358,9 +361,9 @@ fn classify_voter(t: &TransitionView) -> Option<&'static str> {
 pub fn observer() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(|| {
-        let (y, top, bottom) = (110.0, 90.0, 130.0);
+        let (y, top, bottom) = (140.0, 120.0, 160.0);
         Layout {
-            height: 244.0,
+            height: 274.0,
             states: vec![
                 state("Unattached", 150.0, y, 118.0),
                 state("Follower", 370.0, y, 96.0),
@@ -372,9 +375,9 @@ pub fn observer() -> &'static Layout {
                     to: "Follower",
                     trigger: "leader discovered",
                     kafka: "KafkaRaftClient.maybeTransition: a Fetch answer or BeginQuorumEpoch naming the leader → transitionToFollower",
-                    path: vec![(180.0, top), (215.0, 40.0), (315.0, 40.0), (346.0, top)],
-                    label: Label { x: 262.0, y: 28.0, anchor: Anchor::Middle, en: &["leader discovered"], ko: &["리더를 알게 됨"] },
-                    badge: (262.0, 53.0),
+                    path: vec![(180.0, top), (215.0, 70.0), (315.0, 70.0), (346.0, top)],
+                    label: Label { x: 262.0, y: 58.0, anchor: Anchor::Middle, en: &["leader discovered"], ko: &["리더를 알게 됨"] },
+                    badge: (262.0, 83.0),
                 },
                 Edge {
                     id: "f-u",
@@ -382,9 +385,9 @@ pub fn observer() -> &'static Layout {
                     to: "Unattached",
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
-                    path: vec![(346.0, bottom), (315.0, 180.0), (215.0, 180.0), (180.0, bottom)],
-                    label: Label { x: 262.0, y: 204.0, anchor: Anchor::Middle, en: &["higher epoch seen"], ko: &["더 큰 에포크를 봄"] },
-                    badge: (262.0, 167.0),
+                    path: vec![(346.0, bottom), (315.0, 210.0), (215.0, 210.0), (180.0, bottom)],
+                    label: Label { x: 262.0, y: 234.0, anchor: Anchor::Middle, en: &["higher epoch seen"], ko: &["더 큰 에포크를 봄"] },
+                    badge: (262.0, 197.0),
                 },
                 Edge {
                     id: "u-u",
@@ -392,9 +395,9 @@ pub fn observer() -> &'static Layout {
                     to: "Unattached",
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
-                    path: vec![(110.0, top), (114.0, 48.0), (76.0, 48.0), (80.0, top)],
-                    label: Label { x: 72.0, y: 28.0, anchor: Anchor::Middle, en: &["higher epoch"], ko: &["더 큰 에포크"] },
-                    badge: (95.0, 59.0),
+                    path: vec![(110.0, top), (114.0, 78.0), (76.0, 78.0), (80.0, top)],
+                    label: Label { x: 72.0, y: 58.0, anchor: Anchor::Middle, en: &["higher epoch"], ko: &["더 큰 에포크"] },
+                    badge: (95.0, 89.0),
                 },
                 Edge {
                     id: "f-f",
@@ -402,12 +405,13 @@ pub fn observer() -> &'static Layout {
                     to: "Follower",
                     trigger: "leader of a higher epoch",
                     kafka: "KafkaRaftClient.maybeTransition: a leader of a higher epoch → transitionToFollower",
-                    path: vec![(418.0, 100.0), (462.0, 84.0), (462.0, 136.0), (418.0, 120.0)],
-                    label: Label { x: 455.0, y: 170.0, anchor: Anchor::Middle, en: &["new leader,", "higher epoch"], ko: &["새 리더,", "더 큰 에포크"] },
-                    badge: (451.0, 110.0),
+                    path: vec![(418.0, 130.0), (462.0, 114.0), (462.0, 166.0), (418.0, 150.0)],
+                    label: Label { x: 455.0, y: 200.0, anchor: Anchor::Middle, en: &["new leader,", "higher epoch"], ko: &["새 리더,", "더 큰 에포크"] },
+                    badge: (451.0, 140.0),
                 },
             ],
-            list_at: (14.0, 150.0),
+            list_at: (14.0, 180.0),
+            title_w: 200.0,
             classify: classify_observer,
         }
     })
@@ -652,6 +656,18 @@ mod tests {
                 assert!(!overlap(list, *r), "the list covers {name}");
             }
             assert!(list.2 <= WIDTH && list.3 <= layout.height);
+            // The node's name goes at the top right.
+            let title = (WIDTH - layout.title_w, 0.0, WIDTH, 30.0);
+            for e in &layout.edges {
+                assert!(
+                    !sample(&e.path, 32).iter().any(|p| inside(*p, title, 2.0)),
+                    "edge {} runs through the title",
+                    e.id
+                );
+            }
+            for (id, b) in &labels {
+                assert!(!overlap(title, *b), "the title covers the label of {id}");
+            }
             for (i, (a, la)) in labels.iter().enumerate() {
                 for (b, lb) in &labels[i + 1..] {
                     assert!(
