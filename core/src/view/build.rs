@@ -4,7 +4,7 @@
 use super::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
     NodeView, PartitionView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
-    MAX_LOG_LINES_IN_VIEW, RECENT_MESSAGE_MS,
+    MAX_LOG_LINES_IN_VIEW, MAX_RECENT_TRANSITIONS, RECENT_MESSAGE_MS,
 };
 use crate::common::node_log::LogLine;
 use crate::controller::QuorumController;
@@ -99,6 +99,7 @@ impl World {
             .into_iter()
             .rev()
             .collect();
+        let (last_transition, recent_transitions) = transitions(n.log.lines());
         NodeView {
             id: n.id,
             roles: n.roles.name().to_string(),
@@ -122,7 +123,8 @@ impl World {
             next_timer_ms: next_timer,
             raft_timer,
             high_watermark_calc,
-            last_transition: n.log.lines().rev().find_map(transition_view),
+            last_transition,
+            recent_transitions,
             controller: n
                 .controller
                 .as_ref()
@@ -264,6 +266,37 @@ fn high_watermark_view(s: &EpochState) -> Option<HighWatermarkView> {
     })
 }
 
+/// The newest transition of a node's log lines, and its newest [`MAX_RECENT_TRANSITIONS`]
+/// transitions between two states (oldest first), read from the newest line back.
+fn transitions<'a>(
+    lines: impl DoubleEndedIterator<Item = &'a LogLine>,
+) -> (Option<TransitionView>, Vec<TransitionView>) {
+    let mut last = None;
+    let mut recent = Vec::new();
+    for t in lines.rev().filter_map(transition_view) {
+        if last.is_none() {
+            last = Some(t.clone());
+        }
+        if t.from != "null" {
+            recent.push(t);
+            if recent.len() == MAX_RECENT_TRANSITIONS {
+                break;
+            }
+        }
+    }
+    recent.reverse();
+    (last, recent)
+}
+
+/// The `epoch=` of a state as its `toString` prints it.
+fn epoch_of(state: &str) -> Option<i32> {
+    state
+        .split("epoch=")
+        .nth(1)
+        .and_then(|e| e.split([',', ')']).next())
+        .and_then(|e| e.parse().ok())
+}
+
 /// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
 /// `transitions` command does.
 fn transition_view(l: &LogLine) -> Option<TransitionView> {
@@ -272,21 +305,13 @@ fn transition_view(l: &LogLine) -> Option<TransitionView> {
         let t = t.split('(').next().unwrap_or(t);
         t.strip_suffix("State").unwrap_or(t).to_string()
     };
-    let from = rest
-        .rsplit_once(" from ")
-        .map(|(_, f)| name(f))
-        .unwrap_or_default();
-    let epoch = rest
-        .split("epoch=")
-        .nth(1)
-        .and_then(|e| e.split([',', ')']).next())
-        .and_then(|e| e.parse().ok())
-        .unwrap_or(0);
+    let (to_text, from_text) = rest.rsplit_once(" from ").unwrap_or((rest, ""));
     Some(TransitionView {
         time_ms: l.time_ms,
-        from,
+        from: name(from_text),
         to: name(rest),
-        epoch,
+        epoch: epoch_of(to_text).unwrap_or(0),
+        from_epoch: epoch_of(from_text),
     })
 }
 
@@ -329,6 +354,14 @@ fn controller_view(c: &QuorumController, now_ms: u64) -> ControllerView {
             .brokers
             .iter()
             .map(|(id, b)| (*id, b.record.broker_epoch, b.record.fenced))
+            .collect(),
+        brokers_in_controlled_shutdown: c
+            .state
+            .cluster
+            .brokers
+            .iter()
+            .filter(|(_, b)| b.record.in_controlled_shutdown)
+            .map(|(id, _)| *id)
             .collect(),
         controllers: c.state.cluster.controllers.keys().copied().collect(),
         sessions: c
@@ -410,6 +443,52 @@ mod view_tests {
         w.kill(leader).unwrap();
         let killed = w.view().nodes.into_iter().find(|n| n.id == leader).unwrap();
         assert!(killed.raft_timer.is_none() && killed.high_watermark_calc.is_none());
+    }
+
+    #[test]
+    fn the_view_keeps_the_last_four_transitions_between_two_states() {
+        // Lesson 02 up to its kill: 103 goes Prospective, Unattached (epoch 2), Unattached
+        // (voted for 102), Follower.
+        let mut c = crate::lesson::Console::new();
+        for cmd in [
+            "cluster controllers=101,102,103 brokers=1 seed=22",
+            "run until=leader timeout=10s",
+            "sleep 5s",
+            "kafka-topics.sh --bootstrap-server localhost:9092 --create --topic orders",
+            "sleep 950ms",
+            "kill -9 101",
+            "sleep 15s",
+        ] {
+            c.exec(cmd).unwrap();
+        }
+        let v = c.world.as_ref().unwrap().view();
+        let n103 = v.nodes.iter().find(|n| n.id == 103).unwrap();
+        let seen: Vec<(&str, &str, Option<i32>, i32)> = n103
+            .recent_transitions
+            .iter()
+            .map(|t| (t.from.as_str(), t.to.as_str(), t.from_epoch, t.epoch))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("Follower", "Prospective", Some(1), 1),
+                ("Prospective", "Unattached", Some(1), 2),
+                ("Unattached", "Unattached", Some(2), 2),
+                ("Unattached", "Follower", Some(2), 2),
+            ]
+        );
+        assert_eq!(
+            n103.last_transition.as_ref(),
+            n103.recent_transitions.last()
+        );
+        // Broker 1 (an observer) started from null: that transition is left out.
+        let n1 = v.nodes.iter().find(|n| n.id == 1).unwrap();
+        assert!(n1.recent_transitions.iter().all(|t| t.from != "null"));
+        assert!(!n1.recent_transitions.is_empty());
+        assert!(n1
+            .recent_transitions
+            .windows(2)
+            .all(|p| p[0].time_ms <= p[1].time_ms));
     }
 
     #[test]

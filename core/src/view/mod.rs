@@ -100,6 +100,9 @@ pub struct NodeView {
     pub high_watermark_calc: Option<HighWatermarkView>,
     /// The newest `Completed transition to ...` line of this node's server.log, if any.
     pub last_transition: Option<TransitionView>,
+    /// The newest [`MAX_RECENT_TRANSITIONS`] transitions between two states (start-up's `from
+    /// null` left out), oldest first.
+    pub recent_transitions: Vec<TransitionView>,
     /// The QuorumController of a running controller node.
     pub controller: Option<ControllerView>,
     /// The BrokerLifecycleManager of a running broker node.
@@ -175,7 +178,12 @@ pub struct TransitionView {
     pub to: String,
     /// The epoch of the state entered.
     pub epoch: i32,
+    /// The epoch of the state left (`None` at start-up).
+    pub from_epoch: Option<i32>,
 }
+
+/// At most this many transitions in [`NodeView::recent_transitions`].
+pub const MAX_RECENT_TRANSITIONS: usize = 4;
 
 /// A QuorumController as the lecture panel draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -207,6 +215,8 @@ pub struct ControllerView {
     pub topics_by_name: TimelineView,
     /// Registered brokers: (id, broker epoch, fenced).
     pub brokers: Vec<(i32, i64, bool)>,
+    /// The registered brokers in controlled shutdown (`inControlledShutdown`), by id.
+    pub brokers_in_controlled_shutdown: Vec<i32>,
     /// Registered controllers.
     pub controllers: Vec<i32>,
     /// Broker sessions on the active controller: (id, ms since last heartbeat).

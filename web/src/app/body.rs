@@ -146,7 +146,7 @@ impl Body<'_> {
                 html! { <LogTail view={view} selected={shown} on_select={on_select.clone()} /> }
             }
             Panel::Controller => html! { <ControllerPanel view={view} /> },
-            Panel::Brokers => html! { <BrokerPanel view={view} /> },
+            Panel::Brokers => html! { <BrokerPanel view={view} focus={Some(shown)} /> },
             Panel::Image => {
                 html! { <ImagePanel view={view} selected={shown} on_select={on_select.clone()} toggled={self.image_dirs.clone()} /> }
             }
@@ -250,7 +250,7 @@ impl Body<'_> {
                             <StateDiagram node={node.clone()} />
                         }
                         <LogTail view={view.clone()} selected={shown} on_select={on_select.clone()} />
-                        <BrokerPanel view={view.clone()} />
+                        <BrokerPanel view={view.clone()} focus={Some(shown)} />
                         <PartitionsPanel view={view.clone()} />
                         <ImagePanel view={view.clone()} selected={shown} on_select={on_select.clone()} toggled={self.image_dirs.clone()} />
                     </div>

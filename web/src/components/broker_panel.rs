@@ -1,11 +1,14 @@
 //! One row per broker: its BrokerLifecycleManager state and epoch, fenced or not as the active
 //! controller and as the broker itself last heard, and its session on the active controller as a
-//! bar that drains towards `broker.session.timeout.ms`.
+//! bar that drains towards `broker.session.timeout.ms`; on top, the BrokerState diagram of the
+//! broker in focus.
 
 use std::rc::Rc;
 
 use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
+
+use super::broker_state_diagram::BrokerStateDiagram;
 
 /// broker.session.timeout.ms by default (Kafka's, the engine's `ControllerConfig`); the panel
 /// draws the active controller's own value.
@@ -16,6 +19,10 @@ pub const SESSION_TIMEOUT_MS: u64 = 9000;
 pub struct BrokerPanelProps {
     /// The view the brokers come from.
     pub view: Rc<ClusterView>,
+    /// The node in focus: its BrokerState diagram is drawn on top (the first broker's when it
+    /// is not a broker).
+    #[prop_or_default]
+    pub focus: Option<i32>,
 }
 
 /// The active controller's QuorumController, if some controller is active.
@@ -59,6 +66,7 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
                     None => format!(" {}", t.no_active),
                 } }</span>
             </h2>
+            <BrokerStateDiagram view={view.clone()} focus={props.focus} />
             <table class="brokers">
                 <colgroup>
                     <col class="c-id" /><col class="c-state" /><col class="c-epoch" />

@@ -1,6 +1,7 @@
 //! One component per file, as in Yew's `function_todomvc` example.
 
 pub mod broker_panel;
+pub mod broker_state_diagram;
 pub mod cluster_view;
 pub mod console;
 pub mod controller_panel;
@@ -16,6 +17,7 @@ pub mod node_log;
 pub mod partitions_panel;
 pub mod stage;
 pub mod state_diagram;
+pub mod state_layout;
 pub mod theme;
 pub mod timeline_figure;
 pub mod timeline_panel;

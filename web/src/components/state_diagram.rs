@@ -1,51 +1,16 @@
-//! One node's Raft state machine as a small graph: the states of Kafka's QuorumState, the
-//! transitions it allows as edges, the current state lit and the last transition (read from the
-//! node's server.log) highlighted.
+//! One node's Raft state machine (the article's figure, live): its states, the transitions
+//! QuorumState allows as edges labelled with their triggers, the current state lit, and the
+//! node's last four transitions (read from its server.log) lit and numbered 1–4 with their
+//! virtual times, the newest flowing. The geometry is in [`super::state_layout`].
 
-use kraft_core::view::NodeView;
+use kraft_core::view::{NodeView, TransitionView};
 use yew::prelude::*;
 
-const WIDTH: f64 = 600.0;
-const HEIGHT: f64 = 300.0;
-const BOX_W: f64 = 150.0;
-const BOX_H: f64 = 46.0;
-/// Edges are drawn this far to the right of the centre line, so A→B and B→A do not overlap.
-const LANE: f64 = 7.0;
-
-/// The states and where they are drawn.
-pub const STATES: [(&str, f64, f64); 6] = [
-    ("Unattached", 85.0, 150.0),
-    ("Prospective", 225.0, 45.0),
-    ("Candidate", 395.0, 45.0),
-    ("Leader", 515.0, 150.0),
-    ("Resigned", 395.0, 255.0),
-    ("Follower", 225.0, 255.0),
-];
-
-/// The transitions QuorumState allows a voter (self-transitions left out).
-pub const VOTER_EDGES: [(&str, &str); 17] = [
-    ("Unattached", "Prospective"),
-    ("Unattached", "Follower"),
-    ("Prospective", "Unattached"),
-    ("Prospective", "Candidate"),
-    ("Prospective", "Follower"),
-    ("Candidate", "Unattached"),
-    ("Candidate", "Prospective"),
-    ("Candidate", "Leader"),
-    ("Candidate", "Follower"),
-    ("Leader", "Unattached"),
-    ("Leader", "Resigned"),
-    ("Leader", "Follower"),
-    ("Follower", "Unattached"),
-    ("Follower", "Prospective"),
-    ("Resigned", "Unattached"),
-    ("Resigned", "Prospective"),
-    ("Resigned", "Follower"),
-];
-
-/// The transitions of an observer: only Unattached and Follower.
-pub const OBSERVER_EDGES: [(&str, &str); 2] =
-    [("Unattached", "Follower"), ("Follower", "Unattached")];
+use super::controls::format_ms;
+use super::state_layout::{
+    self, label_lines, path_d, Edge, Layout, StateBox, ANY, BADGE_R, BOX_H, LINE_H, WIDTH,
+};
+use crate::state::Lang;
 
 /// Properties of [`StateDiagram`].
 #[derive(Properties, PartialEq)]
@@ -54,46 +19,143 @@ pub struct StateDiagramProps {
     pub node: NodeView,
 }
 
-fn pos(state: &str) -> Option<(f64, f64)> {
-    STATES
-        .iter()
-        .find(|(s, _, _)| *s == state)
-        .map(|&(_, x, y)| (x, y))
-}
-
-/// Where the segment from a box centre towards (dx, dy) leaves the box.
-fn exit(dx: f64, dy: f64) -> f64 {
-    let tx = if dx.abs() > 1e-9 {
-        (BOX_W / 2.0 + 6.0) / dx.abs()
-    } else {
-        f64::MAX
-    };
-    let ty = if dy.abs() > 1e-9 {
-        (BOX_H / 2.0 + 6.0) / dy.abs()
-    } else {
-        f64::MAX
-    };
-    tx.min(ty)
+/// A recent transition: its number (1 the oldest), the transition and the edge it lights.
+struct Numbered<'a> {
+    n: usize,
+    t: &'a TransitionView,
+    edge: Option<&'a Edge>,
 }
 
 fn f(v: f64) -> String {
     format!("{v:.1}")
 }
 
-/// The line of the edge `from` → `to`: from the border of one box to the other's, shifted to
-/// its side of the pair so that the two directions do not overlap.
-fn edge_line(from: &str, to: &str) -> Option<(f64, f64, f64, f64)> {
-    let ((x1, y1), (x2, y2)) = (pos(from)?, pos(to)?);
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let len = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (ox, oy) = (-dy / len * LANE, dx / len * LANE);
-    let (a, b) = (exit(dx, dy), 1.0 - exit(dx, dy));
-    Some((
-        x1 + dx * a + ox,
-        y1 + dy * a + oy,
-        x1 + dx * b + ox,
-        y1 + dy * b + oy,
-    ))
+/// The layout of `node`: a voter's six states, or an observer's two.
+pub fn layout_of(node: &NodeView) -> &'static Layout {
+    if node.is_voter {
+        state_layout::voter()
+    } else {
+        state_layout::observer()
+    }
+}
+
+/// The numbers of the recent transitions `edge` carries, as `2,3`.
+fn numbers_on(recent: &[Numbered], edge: &Edge) -> String {
+    recent
+        .iter()
+        .filter(|r| r.edge.is_some_and(|e| e.id == edge.id))
+        .map(|r| r.n.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A numbered badge (a pill wide enough for `text`) centred on `at`.
+fn badge(at: (f64, f64), text: &str, last: bool, data_at: &'static str) -> Html {
+    let w = (BADGE_R * 2.0).max(10.0 * text.len() as f64 + 12.0);
+    html! {
+        <g class={classes!("sd-badge", last.then_some("last"))} data-at={data_at} data-n={text.to_string()}>
+            <rect x={f(at.0 - w / 2.0)} y={f(at.1 - BADGE_R)} width={f(w)} height={f(BADGE_R * 2.0)} rx={f(BADGE_R)} />
+            <text x={f(at.0)} y={f(at.1 + 5.5)} text-anchor="middle">{ text }</text>
+        </g>
+    }
+}
+
+fn draw_edge(e: &Edge, recent: &[Numbered]) -> Html {
+    let lit = recent.iter().any(|r| r.edge.is_some_and(|x| x.id == e.id));
+    let last = recent
+        .last()
+        .is_some_and(|r| r.edge.is_some_and(|x| x.id == e.id));
+    let marker = if last {
+        "url(#sd-arrow-last)"
+    } else if lit {
+        "url(#sd-arrow-recent)"
+    } else {
+        "url(#sd-arrow)"
+    };
+    html! {
+        <>
+            <path class={classes!("sd-edge", lit.then_some("recent"), last.then_some("last"))}
+                  data-edge={e.id} data-from={e.from} data-to={e.to} data-trigger={e.trigger}
+                  d={path_d(&e.path)} marker-end={marker}>
+                <title>{ format!("{} → {}: {} ({})", e.from, e.to, e.trigger, e.kafka) }</title>
+            </path>
+            if e.from == ANY {
+                <circle class={classes!("sd-any", lit.then_some("recent"))} cx={f(e.path[0].0)} cy={f(e.path[0].1)} r="5" />
+            }
+        </>
+    }
+}
+
+fn draw_label(e: &Edge, recent: &[Numbered], ko: bool) -> Html {
+    let lit = recent.iter().any(|r| r.edge.is_some_and(|x| x.id == e.id));
+    let l = &e.label;
+    html! {
+        <text class={classes!("sd-label", lit.then_some("recent"))} data-edge={e.id}
+              x={f(l.x)} y={f(l.y)} text-anchor={l.anchor.svg()}>
+            { for label_lines(l, ko).iter().enumerate().map(|(i, line)| html! {
+                <tspan x={f(l.x)} dy={if i == 0 { "0".to_string() } else { f(LINE_H) }}>{ *line }</tspan>
+            }) }
+        </text>
+    }
+}
+
+fn draw_state(s: &StateBox, current: Option<&str>) -> Html {
+    let is_current = current == Some(s.name);
+    let (x0, y0, _, _) = s.rect();
+    html! {
+        <g class={classes!("sd-state", format!("sd-{}", s.name.to_lowercase()), is_current.then_some("current"))}
+           data-state={s.name}>
+            <rect x={f(x0)} y={f(y0)} width={f(s.w)} height={f(BOX_H)} rx="10" />
+            <text x={f(s.cx)} y={f(s.cy + 6.0)} text-anchor="middle">{ s.name }</text>
+        </g>
+    }
+}
+
+/// The numbered list of the recent transitions: number and virtual time, the full
+/// transition in its title.
+fn recent_list(layout: &Layout, recent: &[Numbered]) -> Html {
+    let (x, y) = layout.list_at;
+    html! {
+        <g class="sd-recent" id="sd-recent">
+            { for recent.iter().enumerate().map(|(i, r)| {
+                let cy = y + BADGE_R + 22.0 * i as f64;
+                let last = i + 1 == recent.len();
+                html! {
+                    <g class={classes!("sd-recent-row", last.then_some("last"))} data-n={r.n.to_string()}
+                       data-from={r.t.from.clone()} data-to={r.t.to.clone()} data-epoch={r.t.epoch.to_string()}
+                       data-time-ms={r.t.time_ms.to_string()} data-edge={r.edge.map(|e| e.id).unwrap_or_default()}>
+                        <title>{ format!("{} → {} (epoch {}) at {}", r.t.from, r.t.to, r.t.epoch, format_ms(r.t.time_ms)) }</title>
+                        { badge((x + BADGE_R, cy), &r.n.to_string(), last, "list") }
+                        <text class="sd-time" x={f(x + 2.0 * BADGE_R + 6.0)} y={f(cy + 6.0)}>{ format_ms(r.t.time_ms) }</text>
+                    </g>
+                }
+            }) }
+        </g>
+    }
+}
+
+/// Badges: one per lit edge (its numbers), and on the state entered for a transition the
+/// diagram draws no edge for.
+fn badges(layout: &Layout, recent: &[Numbered]) -> Html {
+    let newest = recent.last().map(|r| r.n);
+    let on_edges = layout.edges.iter().filter_map(|e| {
+        let text = numbers_on(recent, e);
+        (!text.is_empty()).then(|| {
+            let last = newest.is_some_and(|n| text.split(',').any(|x| x == n.to_string()));
+            badge(e.badge, &text, last, "edge")
+        })
+    });
+    let on_states = recent.iter().filter(|r| r.edge.is_none()).filter_map(|r| {
+        let s = layout.state(&r.t.to)?;
+        let (_, top, right, _) = s.rect();
+        Some(badge(
+            (right - 4.0, top),
+            &r.n.to_string(),
+            Some(r.n) == newest,
+            "state",
+        ))
+    });
+    html! { <g class="sd-badges">{ for on_edges }{ for on_states }</g> }
 }
 
 /// The diagram of `node`'s states.
@@ -101,76 +163,63 @@ fn edge_line(from: &str, to: &str) -> Option<(f64, f64, f64, f64)> {
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let node = &props.node;
     let t = crate::chrome::use_chrome();
+    let ko = use_context::<Lang>().unwrap_or_default() == Lang::Ko;
+    let layout = layout_of(node);
     let running = node.process == "running";
     let current = running.then_some(node.raft_state.as_str());
-    let last = node.last_transition.as_ref();
-    let observer = !node.is_voter;
-    let edges: &[(&'static str, &'static str)] = if observer {
-        &OBSERVER_EDGES
-    } else {
-        &VOTER_EDGES
-    };
-    let draw_edge = |&(from, to): &(&'static str, &'static str)| {
-        let Some((x1, y1, x2, y2)) = edge_line(from, to) else {
-            return html! {};
-        };
-        let is_last = last.is_some_and(|t| t.from == from && t.to == to);
-        html! {
-            <line class={classes!("sd-edge", is_last.then_some("last"))} data-from={from} data-to={to}
-                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)}
-                  marker-end={if is_last { "url(#sd-arrow-last)" } else { "url(#sd-arrow)" }} />
-        }
-    };
-    // The last transition runs along its edge once, as dashes flowing from the state left to
+    let recent: Vec<Numbered> = node
+        .recent_transitions
+        .iter()
+        .enumerate()
+        .map(|(i, t)| Numbered {
+            n: i + 1,
+            t,
+            edge: layout.edge_for(t),
+        })
+        .collect();
+    let last = recent.last();
+    // The newest transition runs along its edge once, as dashes flowing from the state left to
     // the state entered; keyed by its time, so that a new transition starts it again.
-    let flow = last.and_then(|t| {
-        let (x1, y1, x2, y2) = edge_line(&t.from, &t.to)?;
+    let flow = last.and_then(|r| {
+        let e = r.edge?;
         Some(html! {
-            <line key={format!("{}-{}-{}", t.time_ms, t.from, t.to)} class="sd-flow"
-                  x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} />
+            <path key={format!("{}-{}-{}", r.t.time_ms, r.t.from, r.t.to)} class="sd-flow" d={path_d(&e.path)} />
         })
     });
-    let draw_state = |&(name, x, y): &(&'static str, f64, f64)| {
-        let possible = !observer || matches!(name, "Unattached" | "Follower");
-        let is_current = current == Some(name);
-        let class = classes!(
-            "sd-state",
-            format!("sd-{}", name.to_lowercase()),
-            is_current.then_some("current"),
-            (!possible).then_some("impossible")
-        );
-        html! {
-            <g class={class} data-state={name}>
-                <rect x={f(x - BOX_W / 2.0)} y={f(y - BOX_H / 2.0)} width={f(BOX_W)} height={f(BOX_H)} rx="12" />
-                <text x={f(x)} y={f(y + 8.0)} text-anchor="middle">{ name }</text>
-            </g>
-        }
-    };
     let caption = match last {
-        Some(l) => format!(
-            "{} {} → {} (epoch {}), {} ms",
-            t.last_transition, l.from, l.to, l.epoch, l.time_ms
+        Some(r) => format!(
+            "{} {} → {} (epoch {}), {}",
+            t.last_transition,
+            r.t.from,
+            r.t.to,
+            r.t.epoch,
+            format_ms(r.t.time_ms)
         ),
         None => t.no_transition.to_string(),
     };
     html! {
         <section class="panel state-diagram" id="state-diagram" data-node-id={node.id.to_string()}
-                 data-current={current.unwrap_or("-").to_string()}
-                 data-last-from={last.map(|t| t.from.clone()).unwrap_or_default()}
-                 data-last-to={last.map(|t| t.to.clone()).unwrap_or_default()}>
-            <h2>{ format!("{} {}{}", t.raft_states, node.id, if observer { " (observer)" } else { "" }) }</h2>
-            <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img" aria-label="Raft state transitions">
+                 data-current={current.unwrap_or("-").to_string()} data-recent={recent.len().to_string()}
+                 data-last-from={last.map(|r| r.t.from.clone()).unwrap_or_default()}
+                 data-last-to={last.map(|r| r.t.to.clone()).unwrap_or_default()}>
+            <h2>{ format!("{} {}{}", t.raft_states, node.id, if node.is_voter { "" } else { " (observer)" }) }</h2>
+            <svg viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img" aria-label="Raft state transitions">
                 <defs>
-                    <marker id="sd-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="sd-head" />
-                    </marker>
-                    <marker id="sd-arrow-last" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto">
-                        <path d="M 0 0 L 10 5 L 0 10 z" class="sd-head last" />
-                    </marker>
+                    { for [("sd-arrow", "", "5"), ("sd-arrow-recent", "recent", "3.5"), ("sd-arrow-last", "last", "3")].iter().map(|(id, class, size)| html! {
+                        <marker id={*id} viewBox="0 0 10 10" refX="9" refY="5" markerWidth={*size} markerHeight={*size} orient="auto">
+                            <path d="M 0 0 L 10 5 L 0 10 z" class={classes!("sd-head", (!class.is_empty()).then_some(*class))} />
+                        </marker>
+                    }) }
                 </defs>
-                { for edges.iter().map(draw_edge) }
+                <g class="sd-edges">{ for layout.edges.iter().map(|e| draw_edge(e, &recent)) }</g>
                 <g class="sd-flows">{ for flow }</g>
-                { for STATES.iter().map(draw_state) }
+                <g class="sd-labels">{ for layout.edges.iter().map(|e| draw_label(e, &recent, ko)) }</g>
+                <text class="sd-title" x={f(WIDTH - 4.0)} y="24" text-anchor="end">
+                    { format!("{} {}{}", if ko { "노드" } else { "node" }, node.id, if node.is_voter { "" } else if ko { " · 옵서버" } else { " · observer" }) }
+                </text>
+                { for layout.states.iter().map(|s| draw_state(s, current)) }
+                { badges(layout, &recent) }
+                { recent_list(layout, &recent) }
             </svg>
             <p class="sub" id="state-diagram-last">{ caption }</p>
         </section>

@@ -9,6 +9,7 @@ use fantoccini::Client;
 use super::addresses::{bad_url_values, bare_address_restores, url_replays_commands};
 use super::chrome::{keyboard_help, layout_controls, theme_toggle, ui_language};
 use super::console::console_status;
+use super::diagrams;
 use super::drawing::{messages_in_flight, timer_arcs};
 use super::driver::{element_screenshot, no_errors, screenshot};
 use super::free_play::{
@@ -35,6 +36,7 @@ pub(super) async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()
     failover_checks(&mut t, c, artifacts, leader).await;
     lesson_checks(&mut t, c, url, artifacts).await;
     stage_checks(&mut t, c, url, artifacts).await;
+    diagram_checks(&mut t, c, url, artifacts).await;
     address_checks(&mut t, c, url, artifacts).await;
     if !t.ok() {
         screenshot(c, &artifacts.join("page-failure.png")).await;
@@ -353,6 +355,24 @@ async fn stage_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
     }
 }
 
+/// The article's pictures: lesson 02's Raft state diagram, lesson 04's BrokerState diagram.
+async fn diagram_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "lesson 02 after the kill: the state diagram of 103 numbers its last four transitions (Follower → Prospective → Unattached → Unattached → Follower) with their times and lights their edges; every edge has data-from, data-to and a trigger, labelled in both languages; no two edges cross as drawn",
+            diagrams::raft_states_of_103(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "lesson 04: the BrokerState diagram of broker 3 has one [data-state] per BrokerState and lights RUNNING beside the active controller's fenced and its ended session; unfenced after the thaw",
+            diagrams::broker_state_of_3(c, url, artifacts),
+        )
+        .await;
+    }
+}
+
 /// The console, addresses (replay, restore, bad values) and the messages drawn.
 async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
     if t.ok() {
@@ -396,9 +416,7 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    37 + 3 * usize::from(has_election_lesson())
-        // The write's life (write_life.rs) plays lesson 02.
-        + usize::from(has_election_lesson())
+    38 + 5 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -16,6 +16,7 @@ mod addresses;
 mod checks;
 mod chrome;
 mod console;
+mod diagrams;
 mod drawing;
 mod driver;
 mod free_play;

@@ -336,8 +336,7 @@ pub(super) async fn state_diagram_leader(c: &Client, shot: &Path) -> Result<()> 
                  const cur = d.querySelectorAll('.sd-state.current');
                  const last = d.querySelector('.sd-edge.last');
                  const flow = d.querySelectorAll('.sd-flow');
-                 const same = flow.length === 1 && !!last && ['x1', 'y1', 'x2', 'y2']
-                     .every(a => flow[0].getAttribute(a) === last.getAttribute(a));
+                 const same = flow.length === 1 && !!last && flow[0].getAttribute('d') === last.getAttribute('d');
                  return { current: d.dataset.current, lit: Array.from(cur).map(e => e.dataset.state),
                           from: last ? last.dataset.from : '', to: last ? last.dataset.to : '',
                           flow: same };",
