@@ -123,6 +123,8 @@ impl World {
             raft_timer,
             high_watermark_calc,
             last_transition: n.log.lines().rev().find_map(transition_view),
+            log_lines_written: super::transitions::lines_written(&n.log),
+            recent_transitions: super::transitions::recent_transitions(&n.log),
             controller: n
                 .controller
                 .as_ref()
@@ -266,7 +268,7 @@ fn high_watermark_view(s: &EpochState) -> Option<HighWatermarkView> {
 
 /// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
 /// `transitions` command does.
-fn transition_view(l: &LogLine) -> Option<TransitionView> {
+pub(super) fn transition_view(l: &LogLine) -> Option<TransitionView> {
     let rest = l.message.strip_prefix("Completed transition to ")?;
     let name = |t: &str| {
         let t = t.split('(').next().unwrap_or(t);
