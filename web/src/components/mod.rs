@@ -16,6 +16,7 @@ pub mod node_log;
 pub mod partitions_panel;
 pub mod stage;
 pub mod state_diagram;
+pub mod step_changes;
 pub mod theme;
 pub mod timeline_panel;
 pub mod welcome;

@@ -216,6 +216,9 @@ pub const APPEND_AS_LEADER: KafkaRef = cited(
 /// A follower or observer appends what its Fetch returned.
 pub const APPEND_AS_FOLLOWER: KafkaRef =
     named("KafkaRaftClient.handleFetchResponse → KafkaRaftLog.appendAsFollower");
+/// A follower or observer appends what its Fetch returned and takes the HW it carried.
+pub const FOLLOWER_FETCH: KafkaRef =
+    named("KafkaRaftClient.handleFetchResponse → appendAsFollower, updateFollowerHighWatermark");
 /// A follower truncates to where its log and the leader's diverge.
 pub const TRUNCATE: KafkaRef =
     named("KafkaRaftClient.handleFetchResponse → KafkaRaftLog.truncateToEndOffset");

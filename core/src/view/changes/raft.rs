@@ -42,12 +42,13 @@ fn new_transitions<'a>(b: Option<&NodeView>, n: &'a NodeView) -> &'a [LoggedTran
     &n.recent_transitions[first..]
 }
 
-/// Every node's new Raft transitions, by time, and the quorum-state writes they made.
+/// Every node's new Raft transitions, by time, and the quorum-state writes they made (one
+/// entry for the step).
 pub(super) fn transitions(before: &ClusterView, after: &ClusterView, out: &mut Vec<Change>) {
     let mut found: Vec<Change> = Vec::new();
+    let mut writes: Vec<(&NodeView, usize)> = Vec::new();
     for n in &after.nodes {
-        let b = node(before, n.id);
-        let new = new_transitions(b, n);
+        let new = new_transitions(node(before, n.id), n);
         for t in new {
             found.push(transition_change(n, t, after));
         }
@@ -61,11 +62,14 @@ pub(super) fn transitions(before: &ClusterView, after: &ClusterView, out: &mut V
             })
             .count();
         if durable > 0 {
-            out.push(quorum_state_change(n, durable));
+            writes.push((n, durable));
         }
     }
     found.sort_by_key(|c| c.time_ms);
     out.extend(found);
+    if !writes.is_empty() {
+        out.push(quorum_state_change(&writes));
+    }
 }
 
 /// One transition, with the method that made it and its trigger in words.
@@ -252,26 +256,34 @@ fn delivered_trigger(id: i32, time_ms: u64, after: &ClusterView) -> Option<Kafka
     }
 }
 
-/// The quorum-state writes of `count` durable transitions.
-fn quorum_state_change(n: &NodeView, count: usize) -> Change {
+/// The quorum-state files the step's durable transitions wrote: per node, how many times and
+/// what the file holds now.
+fn quorum_state_change(writes: &[(&NodeView, usize)]) -> Change {
     let opt = |v: Option<i32>| v.map_or("-1".to_string(), |v| v.to_string());
-    let times = if count > 1 {
-        format!(" ×{count}")
-    } else {
-        String::new()
-    };
-    let now = format!(
-        "leaderEpoch {}, leaderId {}, votedId {}",
-        n.epoch,
-        opt(n.leader_id),
-        opt(n.voted_id)
-    );
+    let each: Vec<String> = writes
+        .iter()
+        .map(|(n, count)| {
+            let times = if *count > 1 {
+                format!(" ×{count}")
+            } else {
+                String::new()
+            };
+            format!(
+                "{}{times} ({{leaderEpoch {}, leaderId {}, votedId {}}})",
+                n.id,
+                n.epoch,
+                opt(n.leader_id),
+                opt(n.voted_id)
+            )
+        })
+        .collect();
+    let each = each.join("; ");
     Change::new(
         ChangeKind::File,
-        vec![n.id],
+        writes.iter().map(|(n, _)| n.id).collect(),
         Some(kafka::QUORUM_STATE_FILE),
-        format!("{} wrote quorum-state{times}: {now}", n.id),
-        format!("{} quorum-state 기록{times}: {now}", n.id),
+        format!("quorum-state written: {each}"),
+        format!("quorum-state 기록: {each}"),
     )
     .tagged("quorum-state")
 }
@@ -290,43 +302,43 @@ pub(super) fn log(before: &ClusterView, after: &ClusterView, out: &mut Vec<Chang
     }
     let others =
         || running_pairs(before, after).filter(|(_, n)| Some(n.id) != leader.map(|l| l.id));
-    let leo = grouped(others().filter_map(|(b, n)| {
+    // Nodes that moved the same way share one entry: (LEO from, to), (HW from, to).
+    let moved = grouped(others().filter_map(|(b, n)| {
         let b = b?;
-        (b.log_end_offset != n.log_end_offset)
-            .then_some((n.id, (b.log_end_offset, n.log_end_offset)))
+        let leo =
+            (b.log_end_offset != n.log_end_offset).then_some((b.log_end_offset, n.log_end_offset));
+        let hw = n
+            .high_watermark
+            .filter(|h| b.high_watermark != Some(*h))
+            .map(|h| (b.high_watermark, h));
+        (leo.is_some() || hw.is_some()).then_some((n.id, (leo, hw)))
     }));
-    for ((from, to), nodes) in leo {
-        let (by, en, ko) = if to < from {
-            (kafka::TRUNCATE, "truncated", "잘라냄")
-        } else {
-            (kafka::APPEND_AS_FOLLOWER, "fetched", "가져옴")
+    for ((leo, hw), nodes) in moved {
+        let mut what = Vec::new();
+        if let Some((from, to)) = leo {
+            what.push(format!("LEO {from} → {to}"));
+        }
+        if let Some((from, to)) = hw {
+            let from = from.map_or("-".to_string(), |f| f.to_string());
+            what.push(format!("HW {from} → {to}"));
+        }
+        let what = what.join(", ");
+        let (by, en, ko) = match leo {
+            Some((from, to)) if to < from => (kafka::TRUNCATE, "truncated", "잘라냄"),
+            Some(_) if hw.is_some() => (kafka::FOLLOWER_FETCH, "fetched", "가져옴"),
+            Some(_) => (kafka::APPEND_AS_FOLLOWER, "fetched", "가져옴"),
+            None => (kafka::FOLLOWER_HW, "learnt the HW", "HW 를 알게 됨"),
         };
+        let list = ids(&nodes);
         out.push(
             Change::new(
                 ChangeKind::Replicate,
-                nodes.clone(),
+                nodes,
                 Some(by),
-                format!("{} {en}: LEO {from} → {to}", ids(&nodes)),
-                format!("{} {ko}: LEO {from} → {to}", ids(&nodes)),
+                format!("{list} {en}: {what}"),
+                format!("{list} {ko}: {what}"),
             )
-            .tagged("leo"),
-        );
-    }
-    let hw = grouped(others().filter_map(|(b, n)| {
-        let (from, to) = (b?.high_watermark, n.high_watermark?);
-        (from != Some(to)).then_some((n.id, (from, to)))
-    }));
-    for ((from, to), nodes) in hw {
-        let from = from.map_or("-".to_string(), |f| f.to_string());
-        out.push(
-            Change::new(
-                ChangeKind::Replicate,
-                nodes.clone(),
-                Some(kafka::FOLLOWER_HW),
-                format!("{} learnt the HW: {from} → {to}", ids(&nodes)),
-                format!("{} HW 를 알게 됨: {from} → {to}", ids(&nodes)),
-            )
-            .tagged("hw"),
+            .tagged(if leo.is_some() { "leo" } else { "hw" }),
         );
     }
 }

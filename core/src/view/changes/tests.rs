@@ -75,9 +75,18 @@ fn a_kill_and_an_election_name_the_raft_methods() {
     // Transitions come in time order, and each durable one wrote quorum-state.
     let times: Vec<u64> = changes.iter().filter_map(|c| c.time_ms).collect();
     assert!(times.windows(2).all(|p| p[0] <= p[1]));
-    assert!(find(&changes, ChangeKind::File, "quorum-state")
-        .iter()
-        .any(|c| c.nodes == [new] && c.source.is_some()));
+    let files = find(&changes, ChangeKind::File, "quorum-state");
+    assert_eq!(
+        files.len(),
+        1,
+        "one entry for the step's quorum-state writes"
+    );
+    assert!(files[0].nodes.contains(&new) && files[0].source.is_some());
+    assert!(
+        files[0].en.contains(&format!("votedId {new}")),
+        "{}",
+        files[0].en
+    );
     // The other survivor voted for the new leader and follows it.
     let other = [101, 102, 103]
         .into_iter()
@@ -229,7 +238,7 @@ fn a_standalone_timeline_reads_as_example_3() {
     };
     let put = step(&mut c, "timeline put orders id-A");
     assert_eq!(put.len(), 1);
-    assert_eq!(put[0].en, "put(orders, id-A)");
+    assert_eq!(put[0].en, "put orders = id-A");
     let snap = step(&mut c, "timeline snapshot 10");
     assert_eq!(snap[0].en, "snapshot 10 created");
     step(&mut c, "timeline put payments id-B");
@@ -250,6 +259,10 @@ fn a_standalone_timeline_reads_as_example_3() {
     );
     assert!(revert
         .iter()
-        .any(|x| x.tag == "restored" && x.en == "restored(orders, id-A)"));
+        .any(|x| x.tag == "restored" && x.en == "orders = id-A again"));
+    assert_eq!(
+        revert[0].tag, "revert",
+        "the revert first, then what it brought back"
+    );
     assert!(!revert.iter().any(|x| x.tag == "remove" || x.tag == "put"));
 }
