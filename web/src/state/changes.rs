@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use kraft_core::lesson::Console;
-use kraft_core::view::changes::{step_changes, timeline_changes, Change};
+use kraft_core::view::changes::{step_changes, timeline_changes, Change, ChangeKind};
 use kraft_core::view::{ClusterView, TimelineView};
 
 use super::{Action, Playground};
@@ -76,23 +76,38 @@ impl Playground {
         }
     }
 
-    /// The current step's changes, after the view was refreshed.
+    /// The current step's changes, after the view was refreshed. While time plays, the list
+    /// on screen moves only when an entry comes or goes (a transition, a fencing, ...), not
+    /// with every offset that ticks: it is read, not watched; when play stops it is exact.
     pub(super) fn refresh_changes(&mut self) {
         let changes = match &self.step_base {
             Some(base) => changes_since(base, self.view.as_deref(), self.timeline.as_deref()),
             None => Vec::new(),
         };
-        if *self.step_changes != changes {
+        let moved = !self.animating() || !same_entries(&changes, &self.step_changes);
+        if moved && *self.step_changes != changes {
             self.step_changes = Rc::new(changes);
         }
     }
+}
+
+/// Whether two lists have the same entries (kind, nodes, tag), whatever their numbers say.
+fn same_entries(a: &[Change], b: &[Change]) -> bool {
+    let key = |c: &Change| {
+        let counts = matches!(
+            c.kind,
+            ChangeKind::Append | ChangeKind::Commit | ChangeKind::Registry
+        );
+        (c.kind, c.nodes.clone(), (!counts).then(|| c.tag.clone()))
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| key(x) == key(y))
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::{open, play_out};
     use super::super::Action;
-    use kraft_core::view::changes::ChangeKind;
+    use super::ChangeKind;
     use yew::Reducible;
 
     #[test]

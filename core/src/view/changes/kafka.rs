@@ -54,7 +54,6 @@ pub struct KafkaRef {
 const KRC: &str = "raft/src/main/java/org/apache/kafka/raft/KafkaRaftClient.java";
 const QS: &str = "raft/src/main/java/org/apache/kafka/raft/QuorumState.java";
 const LS: &str = "raft/src/main/java/org/apache/kafka/raft/LeaderState.java";
-const KRL: &str = "raft/src/main/java/org/apache/kafka/raft/internals/KafkaRaftLog.java";
 const QC: &str = "metadata/src/main/java/org/apache/kafka/controller/QuorumController.java";
 const OCM: &str = "metadata/src/main/java/org/apache/kafka/controller/OffsetControlManager.java";
 const RCM: &str =
@@ -205,13 +204,6 @@ pub const ACTIVATION_RECORDS: KafkaRef = cited(
     ARG,
     81,
     81,
-);
-/// Records a leader appends to its log.
-pub const APPEND_AS_LEADER: KafkaRef = cited(
-    "KafkaRaftClient.maybeAppendBatches → KafkaRaftLog.appendAsLeader",
-    KRL,
-    147,
-    158,
 );
 /// A follower or observer appends what its Fetch returned.
 pub const APPEND_AS_FOLLOWER: KafkaRef =
