@@ -125,6 +125,8 @@ impl World {
             high_watermark_calc,
             last_transition,
             recent_transitions,
+            log_lines_written: super::transitions::lines_written(&n.log),
+            logged_transitions: super::transitions::recent_transitions(&n.log),
             controller: n
                 .controller
                 .as_ref()
@@ -299,7 +301,7 @@ fn epoch_of(state: &str) -> Option<i32> {
 
 /// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
 /// `transitions` command does.
-fn transition_view(l: &LogLine) -> Option<TransitionView> {
+pub(super) fn transition_view(l: &LogLine) -> Option<TransitionView> {
     let rest = l.message.strip_prefix("Completed transition to ")?;
     let name = |t: &str| {
         let t = t.split('(').next().unwrap_or(t);

@@ -6,14 +6,17 @@
 use serde::Serialize;
 
 mod build;
+pub mod changes;
 pub mod pace;
 pub mod status;
 pub mod timeline;
+pub mod transitions;
 
 pub use crate::sim::network::MessageView;
 pub(crate) use build::raft_timer_view;
 
 pub use timeline::TimelineView;
+pub use transitions::{LoggedTransition, TransitionCause};
 
 /// Everything the page draws at one instant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -109,6 +112,12 @@ pub struct NodeView {
     pub broker: Option<BrokerView>,
     /// The MetadataImage the node's MetadataLoader last published, if it runs one.
     pub image: Option<ImageView>,
+    /// How many lines this node has logged, rotated ones included: a step's new lines are
+    /// those past this count in the view before it.
+    pub log_lines_written: u64,
+    /// The newest QuorumState transitions of its server.log (at most
+    /// [`transitions::MAX_TRANSITIONS_IN_VIEW`]), oldest first, each with its trigger.
+    pub logged_transitions: Vec<LoggedTransition>,
 }
 
 /// A published MetadataImage as kafka-metadata-shell shows it.

@@ -25,6 +25,7 @@ use crate::components::node_log::NodeLogs;
 use crate::components::partitions_panel::PartitionsPanel;
 use crate::components::stage::StageTabs;
 use crate::components::state_diagram::StateDiagram;
+use crate::components::step_changes::StepChanges;
 use crate::components::timeline_panel::TimelinePanel;
 use crate::state::{Action, Playground};
 
@@ -216,6 +217,7 @@ impl Body<'_> {
                         <StageTabs panels={self.panels.clone()} current={panel} directed={self.stage.panel}
                                    on_pick={self.on_pick.clone()} />
                         <div class="stage-panel" id="stage-panel" data-panel={panel.name()}>{ self.side(panel) }</div>
+                        <StepChanges changes={state.step_changes.clone()} shown={self.shown} />
                     </aside>
                 </div>
             </>
@@ -249,6 +251,7 @@ impl Body<'_> {
                         if let Some(node) = view.nodes.iter().find(|n| n.id == shown) {
                             <StateDiagram node={node.clone()} />
                         }
+                        <StepChanges changes={state.step_changes.clone()} shown={self.shown} />
                         <LogTail view={view.clone()} selected={shown} on_select={on_select.clone()} />
                         <BrokerPanel view={view.clone()} focus={Some(shown)} />
                         <PartitionsPanel view={view.clone()} />

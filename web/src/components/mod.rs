@@ -18,6 +18,7 @@ pub mod partitions_panel;
 pub mod stage;
 pub mod state_diagram;
 pub mod state_layout;
+pub mod step_changes;
 pub mod theme;
 pub mod timeline_figure;
 pub mod timeline_panel;

@@ -9,7 +9,7 @@ use kraft_core::lesson::stage::Stage;
 use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::{Console, Lesson};
 
-use super::{begin_step, Playground, StepStart};
+use super::{begin_step, Playground, StepBase, StepStart};
 use crate::lessons;
 use crate::share::NEXT_STEP_LINE;
 
@@ -82,10 +82,19 @@ impl Playground {
         };
         let pos = pos.min(run.len());
         let mut console = Console::new();
+        // The world before the last step, for what that step changed.
+        let mut base = None;
         let outputs = run.lesson.steps[..pos]
             .iter()
-            .map(|s| (!s.command.is_empty()).then(|| step_output(&mut console, &s.command)))
+            .enumerate()
+            .map(|(i, s)| {
+                if i + 1 == pos {
+                    base = Some(StepBase::of(&console));
+                }
+                (!s.command.is_empty()).then(|| step_output(&mut console, &s.command))
+            })
             .collect();
+        self.step_base = base;
         self.console = Rc::new(RefCell::new(console));
         self.history = Rc::new(Vec::new());
         self.lesson = Some(Rc::new(LessonRun {

@@ -15,6 +15,7 @@ use kraft_core::view::pace::Pace;
 use kraft_core::view::{ClusterView, TimelineView};
 
 mod address;
+mod changes;
 mod lesson_run;
 mod play;
 mod reducer;
@@ -25,6 +26,7 @@ mod testing;
 pub use address::{
     lang_for, seed_from_query, PageConfig, FRAMES_PREFIX, MAX_REPLAY_FRAMES, MAX_REPLAY_PLAY_MS,
 };
+pub use changes::{changes_since, StepBase};
 pub use lesson_run::LessonRun;
 pub use play::{begin_step, StepStart, ADAPTIVE, PLAY_PREFIX};
 pub use reducer::Action;
@@ -136,6 +138,10 @@ pub struct Playground {
     pub pace: Option<Pace>,
     /// What the last Step button ran ("what just ran").
     pub last_event: Option<String>,
+    /// The world before the current step (`None`: no step to compare, e.g. after a rewind).
+    pub step_base: Option<StepBase>,
+    /// What the current step changed so far, with the Kafka code that did it.
+    pub step_changes: Rc<Vec<kraft_core::view::changes::Change>>,
 }
 
 impl PartialEq for Playground {
@@ -200,6 +206,8 @@ impl Playground {
             play_waits: config.play_waits,
             pace: None,
             last_event: None,
+            step_base: None,
+            step_changes: Rc::new(Vec::new()),
             lang: config.lang,
             config,
         }
@@ -253,6 +261,8 @@ impl Playground {
         let console = self.console.borrow();
         self.view = console.world.as_ref().map(|w| Rc::new(w.view()));
         self.timeline = console.timeline_view().map(Rc::new);
+        drop(console);
+        self.refresh_changes();
     }
 }
 

@@ -242,6 +242,7 @@ impl Reducible for Playground {
         if next.playing_wait() && action.changes_world() {
             next.skip_wait();
         }
+        next.begin_step_changes(&action);
         let result = next.apply(action, frame);
         if let Err(e) = result {
             next.last_error = Some(e);

@@ -7,6 +7,7 @@ use std::time::Instant;
 use fantoccini::Client;
 
 use super::addresses::{bad_url_values, bare_address_restores, url_replays_commands};
+use super::changes;
 use super::chrome::{keyboard_help, layout_controls, theme_toggle, ui_language};
 use super::console::console_status;
 use super::diagrams;
@@ -353,6 +354,25 @@ async fn stage_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
         )
         .await;
     }
+    changes_checks(t, c, url, artifacts).await;
+}
+
+/// What the step changed, and which Kafka code did it (`#step-changes`).
+async fn changes_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "what the step changed: lesson 02 lists 101 killed, then 102's fetch timeout and its transition to Leader named as KafkaRaftClient/QuorumState code with the article's path:Lx-Ly linked at ab1e816411, in English and Korean",
+            changes::election_changes(c, url, &artifacts.join("step-changes.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "what the step changed: lesson 04 lists broker 3 fenced by ReplicationControlManager.maybeFenceOneStaleBroker and BrokerHeartbeatManager.fence, and orders-0's ISR change by handleBrokerFenced",
+            changes::fencing_changes(c, url),
+        )
+        .await;
+    }
 }
 
 /// The article's pictures: lesson 02's Raft state diagram, lesson 04's BrokerState diagram.
@@ -416,7 +436,7 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    38 + 5 * usize::from(has_election_lesson())
+    39 + 6 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::{dist_dir, root_dir, Result};
 
 mod addresses;
+mod changes;
 mod checks;
 mod chrome;
 mod console;

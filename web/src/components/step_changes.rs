@@ -1,0 +1,190 @@
+//! What the step changed, and which Kafka code did it: a compact list under the stage's side
+//! panel (`#step-changes`). Each entry says what changed (a Raft transition, an HW move, records
+//! appended or committed, a file, a broker fenced, ...), names the Kafka class and method
+//! responsible and, where the reference article cites that code, links the file and line range
+//! at the article's commit of apache/kafka. The entries of the node on show are lit.
+
+use std::rc::Rc;
+
+use kraft_core::view::changes::{Change, ChangeKind};
+use yew::prelude::*;
+
+use crate::state::Lang;
+
+/// The box's labels in one language.
+struct Labels {
+    title: &'static str,
+    none: &'static str,
+    show: &'static str,
+    hide: &'static str,
+    source: &'static str,
+    more: &'static str,
+    fewer: &'static str,
+    full: &'static str,
+    unfull: &'static str,
+}
+
+/// The labels for `lang`.
+fn labels(lang: Lang) -> &'static Labels {
+    const KO: Labels = Labels {
+        title: "이 단계가 바꾼 것 · Kafka 코드",
+        none: "이 단계에서 아직 바뀐 것이 없습니다.",
+        show: "펼치기",
+        hide: "접기",
+        source: "글이 인용한 곳 (ab1e816411)",
+        more: "복제 · 커밋 반영 · 메모리 스냅숏",
+        fewer: "접기",
+        full: "옆 칸 전체로 키우기",
+        unfull: "원래 크기로",
+    };
+    const EN: Labels = Labels {
+        title: "What this step changed · Kafka code",
+        none: "Nothing has changed in this step yet.",
+        show: "show",
+        hide: "hide",
+        source: "cited by the article (ab1e816411)",
+        more: "replication, commits taken, in-memory snapshots",
+        fewer: "fewer",
+        full: "fill the side column",
+        unfull: "back to its size",
+    };
+    match lang {
+        Lang::Ko => &KO,
+        Lang::En => &EN,
+    }
+}
+
+/// `8.950s`.
+fn seconds(ms: u64) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+/// Properties of [`StepChanges`].
+#[derive(Properties, PartialEq)]
+pub struct StepChangesProps {
+    /// What the current step changed.
+    pub changes: Rc<Vec<Change>>,
+    /// The node on show: its entries are lit.
+    #[prop_or_default]
+    pub shown: Option<i32>,
+}
+
+/// One entry.
+fn entry(c: &Change, lang: Lang, shown: Option<i32>, source_label: &str, hidden: bool) -> Html {
+    let lit = shown.is_some_and(|s| c.nodes.contains(&s));
+    let nodes = c
+        .nodes
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    html! {
+        <li class={classes!("change", format!("ck-{}", c.kind.name()), lit.then_some("lit"))}
+            data-kind={c.kind.name()} data-node={nodes} data-tag={c.tag.clone()}
+            data-kafka={c.kafka.unwrap_or_default()} hidden={hidden}>
+            <span class="sc-text">
+                if let Some(t) = c.time_ms {
+                    <span class="sc-time" title={if lang == Lang::Ko { "가상 시간" } else { "virtual time" }}>
+                        { seconds(t) }
+                    </span>
+                }
+                { c.text(lang.code()) }
+            </span>
+            if let Some(k) = c.kafka {
+                <code class="sc-kafka">{ k }</code>
+            }
+            if let Some(s) = c.source {
+                <a class="sc-source" href={s.url()} target="_blank" rel="noopener noreferrer"
+                   title={format!("{source_label}: {}", s.text())} dir="rtl">
+                    <span dir="ltr">{ s.text() }</span>
+                </a>
+            }
+        </li>
+    }
+}
+
+/// Whether `c` is a detail folded under the main entries until asked for: the followers'
+/// replication, the commits the controllers and loaders took, the in-memory snapshots.
+fn is_detail(c: &Change) -> bool {
+    matches!(
+        c.kind,
+        ChangeKind::Replicate | ChangeKind::Apply | ChangeKind::Registry
+    ) && !c.nodes.is_empty()
+}
+
+/// The list of what the step changed: open under the side panel, closed to its heading, or
+/// filling the side column (the panel above hidden).
+#[component]
+pub fn StepChanges(props: &StepChangesProps) -> Html {
+    let lang = use_context::<Lang>().unwrap_or_default();
+    let l = labels(lang);
+    let open = use_state(|| true);
+    let full = use_state(|| false);
+    let details = use_state(|| false);
+    let flip = |s: &UseStateHandle<bool>| {
+        let s = s.clone();
+        Callback::from(move |_: MouseEvent| s.set(!*s))
+    };
+    let n = props.changes.len();
+    let folded = props.changes.iter().filter(|c| is_detail(c)).count();
+    let main = props.changes.iter().filter(|c| !is_detail(c));
+    let rest = props.changes.iter().filter(|c| is_detail(c));
+    let entry = |c: &Change, hidden: bool| entry(c, lang, props.shown, l.source, hidden);
+    let full_now = *full && *open;
+    html! {
+        <section class={classes!("panel", "step-changes", (!*open).then_some("closed"), full_now.then_some("full"))}
+                 id="step-changes-box" aria-label={l.title}>
+            <h2>
+                <button class="sc-toggle" aria-expanded={open.to_string()} onclick={flip(&open)}
+                        title={if *open { l.hide } else { l.show }}>
+                    { if *open { "▾ " } else { "▸ " } }{ l.title }
+                    <span class="sc-count">{ n }</span>
+                </button>
+                if *open {
+                    <button class="sc-full" id="step-changes-full" aria-pressed={full.to_string()}
+                            onclick={flip(&full)} title={if *full { l.unfull } else { l.full }}>
+                        { if *full { "⤡" } else { "⤢" } }
+                    </button>
+                }
+            </h2>
+            <ol id="step-changes" data-count={n.to_string()} hidden={!*open}>
+                { for main.map(|c| entry(c, false)) }
+                if folded > 0 {
+                    <li class="sc-more">
+                        <button id="step-changes-more" aria-expanded={details.to_string()} onclick={flip(&details)}>
+                            { if *details { format!("▴ {}", l.fewer) } else { format!("▸ +{folded} {}", l.more) } }
+                        </button>
+                    </li>
+                }
+                { for rest.map(|c| entry(c, !*details)) }
+            </ol>
+            if *open && n == 0 {
+                <p class="empty sc-none">{ l.none }</p>
+            }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_seconds() {
+        assert_eq!(seconds(8_950), "8.950s");
+        assert_eq!(seconds(12), "0.012s");
+    }
+
+    #[test]
+    fn both_languages_label_the_box() {
+        for lang in [Lang::Ko, Lang::En] {
+            let l = labels(lang);
+            for text in [
+                l.title, l.none, l.show, l.hide, l.source, l.more, l.fewer, l.full, l.unfull,
+            ] {
+                assert!(!text.is_empty());
+            }
+        }
+        assert_ne!(labels(Lang::Ko).title, labels(Lang::En).title);
+    }
+}
