@@ -47,6 +47,7 @@ impl World {
             recently_delivered,
             blocked: self.network().blocked.iter().copied().collect(),
             partitions: self.partition_views(),
+            sequence: self.sequence_view(),
         }
     }
 
@@ -266,7 +267,7 @@ fn high_watermark_view(s: &EpochState) -> Option<HighWatermarkView> {
 
 /// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
 /// `transitions` command does.
-fn transition_view(l: &LogLine) -> Option<TransitionView> {
+pub(super) fn transition_view(l: &LogLine) -> Option<TransitionView> {
     let rest = l.message.strip_prefix("Completed transition to ")?;
     let name = |t: &str| {
         let t = t.split('(').next().unwrap_or(t);
