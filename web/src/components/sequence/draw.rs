@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::label::State;
 use super::layout::{Arrow, Chip, Diagram};
-use super::place::chip_width;
+use super::place::{chip_width, LOOP_EM};
 
 /// What a click picked: a message or a chip (by index in the diagram).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,8 +90,16 @@ fn draw_arrow(a: &Arrow, selected: bool, on_pick: &Callback<Picked>) -> Html {
            data-send-ms={m.send_ms.to_string()} data-event={m.sent_at_event.to_string()}
            onclick={onclick}>
             <title>{ title }</title>
-            <line class="hit" x1={pct(x0)} y1={em(y0)} x2={pct(x1)} y2={em(y1)} />
-            <line class="track" x1={pct(x0)} y1={em(y0)} x2={pct(x1)} y2={em(y1)} marker-end={head} />
+            if a.self_loop {
+                <svg x={pct(x0)} y={em(y0)} overflow="visible">
+                    <line class="track" x1="0" y1="0" x2={em(LOOP_EM)} y2="0" />
+                    <line class="track" x1={em(LOOP_EM)} y1="0" x2={em(LOOP_EM)} y2={em(y1 - y0)} />
+                    <line class="track" x1={em(LOOP_EM)} y1={em(y1 - y0)} x2="0.15em" y2={em(y1 - y0)} marker-end={head} />
+                </svg>
+            } else {
+                <line class="hit" x1={pct(x0)} y1={em(y0)} x2={pct(x1)} y2={em(y1)} />
+                <line class="track" x1={pct(x0)} y1={em(y0)} x2={pct(x1)} y2={em(y1)} marker-end={head} />
+            }
             if a.state == State::InFlight {
                 <circle class="dot" cx={pct(x1)} cy={em(y1)} r="0.3em" />
             }
@@ -115,8 +123,8 @@ fn draw_chip(c: &Chip, i: usize, x: f64, selected: bool, on_pick: &Callback<Pick
              overflow="visible" data-node={c.node.to_string()} data-time-ms={c.time_ms.to_string()}
              data-event={c.event.to_string()} data-chip={c.text.clone()} onclick={onclick}>
             <title>{ c.title.clone() }</title>
-            <rect x={em(-w / 2.0)} y={em(-0.525)} width={em(w)} height="1.05em" rx="0.3em" />
-            <text x="0" y="0" text-anchor="middle" dominant-baseline="central">{ c.text.clone() }</text>
+            <rect x={em(c.dx - w / 2.0)} y={em(-0.525)} width={em(w)} height="1.05em" rx="0.3em" />
+            <text x={em(c.dx)} y="0" text-anchor="middle" dominant-baseline="central">{ c.text.clone() }</text>
         </svg>
     }
 }

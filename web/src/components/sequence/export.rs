@@ -6,7 +6,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::label::State;
 use super::layout::{Arrow, Diagram};
-use super::place::chip_width;
+use super::place::{chip_width, LOOP_EM};
 
 /// Pixels per `em` in the file.
 const PX: f64 = 16.0;
@@ -23,7 +23,7 @@ text{font:600 16px system-ui,sans-serif;fill:#000}\
 .stopped{stroke:#4a5568}\
 .brk rect{fill:#eef1f6}.brk text{fill:#2e3645;font-weight:400}\
 .cursor line{stroke:#000;stroke-width:2;stroke-dasharray:8 4}\
-.msg line{stroke:currentColor;stroke-width:2.5}.msg.resp line{stroke-dasharray:7 4}\
+.msg line,.msg polyline{stroke:currentColor;stroke-width:2.5}.msg.resp line,.msg.resp polyline{stroke-dasharray:7 4}\
 .msg text{fill:currentColor;font-weight:800;paint-order:stroke;stroke:#fff;stroke-width:5px}\
 .x{fill:#c1002b!important}\
 .chip rect{fill:#fff;stroke:#4a5568;stroke-width:2}.chip text{font-weight:700}\
@@ -134,15 +134,25 @@ fn arrow(a: &Arrow, f: &Frame) -> String {
     } else {
         ""
     };
-    let mut out = format!(
-        "<g class=\"msg {}{}\"><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"{head}/>",
-        a.class,
-        if a.response { " resp" } else { "" },
-        f.x(x0),
-        f.y(y0),
-        f.x(x1),
-        f.y(y1)
-    );
+    let class = format!("{}{}", a.class, if a.response { " resp" } else { "" });
+    let mut out = if a.self_loop {
+        let (x, l) = (f.x(x0), LOOP_EM * PX);
+        format!(
+            "<g class=\"msg {class}\"><polyline fill=\"none\" points=\"{x:.1},{:.1} {:.1},{0:.1} {1:.1},{:.1} {:.1},{2:.1}\"{head}/>",
+            f.y(y0),
+            x + l,
+            f.y(y1),
+            x + 3.0
+        )
+    } else {
+        format!(
+            "<g class=\"msg {class}\"><line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"{head}/>",
+            f.x(x0),
+            f.y(y0),
+            f.x(x1),
+            f.y(y1)
+        )
+    };
     if a.state.crossed() {
         out.push_str(&format!(
             "<text class=\"x\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\">✕</text>",
@@ -166,15 +176,16 @@ fn arrow(a: &Arrow, f: &Frame) -> String {
 fn chips(d: &Diagram, f: &Frame) -> String {
     let mut out = String::new();
     for c in &d.chips {
-        let cx = d.lanes.get(c.lane).map_or(0.5, |l| l.x);
         let w = chip_width(&c.text) * PX;
+        let lane = f.x(d.lanes.get(c.lane).map_or(0.5, |l| l.x));
+        let cx = lane.clamp(w / 2.0, (f.width - w / 2.0).max(w / 2.0));
         out.push_str(&format!(
             "<g class=\"chip {}\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{:.1}\" rx=\"5\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" dominant-baseline=\"central\">{}</text></g>",
             xml(&c.class),
-            f.x(cx) - w / 2.0,
+            cx - w / 2.0,
             f.y(c.y - 0.525),
             1.05 * PX,
-            f.x(cx),
+            cx,
             f.y(c.y),
             xml(&c.text)
         ));

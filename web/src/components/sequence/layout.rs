@@ -16,7 +16,7 @@ use kraft_core::view::sequence::{Fate, ProcessEvent, SentMessage, SequenceView};
 use kraft_core::view::ClusterView;
 
 use super::label::{arrow_label, State};
-use super::place::place_labels;
+use super::place::{chip_width, place_labels, DEFAULT_WIDTH_EM};
 use crate::components::cluster_view::{message_class, split_kind};
 
 /// Space above the first row (em).
@@ -73,6 +73,9 @@ pub struct Arrow {
     pub start: (f64, f64),
     /// Where it is drawn to: (x, y): its arrival, its ✕, or where it is now.
     pub end: (f64, f64),
+    /// Whether it goes from a node to itself (a controller registering with itself): drawn
+    /// as a loop to the right of its lane.
+    pub self_loop: bool,
     /// Where its label's baseline is centred (x, y), when it has one (a failure has its ✕).
     pub label_at: Option<(f64, f64)>,
 }
@@ -94,6 +97,8 @@ pub struct Chip {
     pub title: String,
     /// Its CSS class (`role-candidate`, `proc-kill`, ...).
     pub class: String,
+    /// How far it is moved off its lane's centre to stay inside the diagram (em).
+    pub dx: f64,
     /// When.
     pub time_ms: u64,
     /// The event count of the state right after it.
@@ -279,6 +284,7 @@ fn chips_of(
             node: m.node,
             y: 0.0,
             text: m.what.name().to_string(),
+            dx: 0.0,
             note: m.what.name().to_string(),
             title: format!("{} {} at {} ms", m.what.name(), m.node, m.time_ms),
             class: class.to_string(),
@@ -304,6 +310,7 @@ fn chips_of(
             } else {
                 format!("{} e{}", t.to, t.epoch)
             },
+            dx: 0.0,
             note: format!("{} (epoch {})", t.to, t.epoch),
             title: format!(
                 "{}: {} → {} (epoch {}) at {} ms",
@@ -361,6 +368,16 @@ pub fn diagram(
     }
     let n = nodes.len().max(1) as f64;
     let x_of = |i: usize| (i as f64 + 0.5) / n;
+    // Chips at the edge lanes stay inside the diagram.
+    let width = if fit.width_em > 0.0 {
+        fit.width_em
+    } else {
+        DEFAULT_WIDTH_EM
+    };
+    for c in &mut chips {
+        let (half, x) = (chip_width(&c.text) / 2.0, x_of(c.lane) * width);
+        c.dx = x.clamp(half, (width - half).max(half)) - x;
+    }
     let mut arrows: Vec<Arrow> = messages
         .iter()
         .filter_map(|m| arrow(seq, m, &nodes, &axis, now, &x_of))
@@ -455,7 +472,12 @@ fn arrow(
         state,
         lanes: (a, b),
         start: (xa, y0),
-        end,
+        end: if a == b {
+            (end.0, end.1.max(y0 + 0.8))
+        } else {
+            end
+        },
+        self_loop: a == b,
         label_at: None,
         m: m.clone(),
     })

@@ -39,17 +39,22 @@ pub use window::{Anchor, Window, HIDDEN_AT_FIRST};
 use text::Text;
 
 thread_local! {
-    /// The lecturer's window and filter, kept while the panel is hidden (a stage tab away).
+    /// The lecturer's span and filter, kept while the panel is hidden (a stage tab away).
     static PREFS: RefCell<Option<(Window, BTreeSet<String>)>> = const { RefCell::new(None) };
 }
 
-/// The window and filter kept, or the first ones.
+/// The span and filter kept (the window back at the newest change), or the first ones.
 fn prefs() -> (Window, BTreeSet<String>) {
     PREFS.with(|p| {
-        p.borrow().clone().unwrap_or_else(|| {
+        let (w, hidden) = p.borrow().clone().unwrap_or_else(|| {
             let hidden = HIDDEN_AT_FIRST.iter().map(|s| s.to_string()).collect();
             (Window::default(), hidden)
-        })
+        });
+        let w = Window {
+            anchor: Anchor::Auto,
+            ..w
+        };
+        (w, hidden)
     })
 }
 
@@ -120,45 +125,51 @@ fn use_window_keys(latest: Rc<RefCell<Latest>>, set: UseStateSetter<Window>) {
     });
 }
 
+/// How often at most the diagram's room is measured (wall ms): measuring forces a layout.
+const MEASURE_EVERY_MS: f64 = 400.0;
+
 /// After each drawing: measures the room the diagram has (its rows then stretch to fill it,
-/// its labels are placed for its width) and scrolls it: pinned to the present, to the bottom
-/// (the cursor); by default, to the newest burst (as much of it as fits); scrolled back by
-/// the lecturer, not at all.
+/// its labels are placed for its width; at most every [`MEASURE_EVERY_MS`], as measuring
+/// forces a layout) and scrolls it: to the bottom (the cursor) while the window reaches the
+/// present; by default once the present moved on, to the newest burst (as much of it as
+/// fits); scrolled back by the lecturer, not at all.
 #[hook]
 fn use_fit_and_follow(scroll: &NodeRef, d: &Diagram, fit: &UseStateHandle<Fit>, anchor: Anchor) {
     let (scroll, fit) = (scroll.clone(), fit.clone());
-    let (height, burst) = (d.height, d.burst_y);
+    let (height, burst, live) = (d.height, d.burst_y, d.cursor.is_some());
+    // (wall ms of the last measure, px per em then).
+    let measured = use_mut_ref(|| (f64::NEG_INFINITY, 0.0_f64));
     use_effect_with(
         (height.to_bits(), d.range, anchor),
         move |(_, _, anchor)| {
             let Some(el) = scroll.cast::<web_sys::Element>() else {
                 return;
             };
-            let svg_px = el
-                .first_element_child()
-                .map_or(0.0, |svg| svg.get_bounding_client_rect().height());
-            let em = if svg_px > 0.0 && height > 0.0 {
-                svg_px / height
-            } else {
-                0.0
-            };
-            if em > 0.0 {
-                let room = Fit {
-                    height_em: f64::from(el.client_height()) / em - 0.3,
-                    width_em: f64::from(el.client_width()) / em,
-                };
-                let moved = (room.height_em - fit.height_em).abs() > 0.3
-                    || (room.width_em - fit.width_em).abs() > 0.3;
-                if moved {
-                    fit.set(room);
+            let now = js_sys::Date::now();
+            let (last, mut em) = *measured.borrow();
+            if now - last >= MEASURE_EVERY_MS || em <= 0.0 {
+                let svg_px = el
+                    .first_element_child()
+                    .map_or(0.0, |svg| svg.get_bounding_client_rect().height());
+                if svg_px > 0.0 && height > 0.0 {
+                    em = svg_px / height;
+                    let room = Fit {
+                        height_em: f64::from(el.client_height()) / em - 0.3,
+                        width_em: f64::from(el.client_width()) / em,
+                    };
+                    let moved = (room.height_em - fit.height_em).abs() > 0.3
+                        || (room.width_em - fit.width_em).abs() > 0.3;
+                    if moved {
+                        fit.set(room);
+                    }
                 }
+                *measured.borrow_mut() = (now, em);
             }
-            let bottom = el.scroll_height() - el.client_height();
+            // The browser keeps the scroll inside the content: no need to read its height.
             match anchor {
-                Anchor::Now => el.set_scroll_top(bottom),
-                Anchor::Auto => {
-                    el.set_scroll_top(((burst - 0.3) * em).max(0.0).min(f64::from(bottom)) as i32)
-                }
+                Anchor::Now => el.set_scroll_top(i32::MAX),
+                Anchor::Auto if live => el.set_scroll_top(i32::MAX),
+                Anchor::Auto => el.set_scroll_top(((burst - 0.3) * em).max(0.0) as i32),
                 Anchor::At(_) => {}
             }
         },

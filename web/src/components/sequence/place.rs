@@ -7,9 +7,11 @@ use super::label::State;
 use super::layout::{Arrow, Chip, CHIP_H};
 
 /// The width labels are placed for while the panel is not measured yet (em).
-const DEFAULT_WIDTH_EM: f64 = 32.0;
+pub const DEFAULT_WIDTH_EM: f64 = 32.0;
 /// About how wide a character of a bold label is (em).
-pub const CHAR_EM: f64 = 0.62;
+pub const CHAR_EM: f64 = 0.65;
+/// How far a node's message to itself loops out to the right of its lane (em).
+pub const LOOP_EM: f64 = 1.6;
 /// A label's height (em).
 const LABEL_H: f64 = 0.95;
 /// The spots tried: (fraction of the arrow, above the line).
@@ -71,9 +73,10 @@ pub fn chip_width(text: &str) -> f64 {
     text.chars().count() as f64 * CHAR_EM + 0.8
 }
 
-/// The box of a chip (em).
+/// The box of a chip on a lane at `x` (em).
 fn chip_box(c: &Chip, x: f64) -> Rect {
     let w = chip_width(&c.text);
+    let x = x + c.dx;
     (
         x - w / 2.0,
         c.y - CHIP_H / 2.0,
@@ -90,7 +93,8 @@ fn spots(line: ((f64, f64), (f64, f64)), lw: f64, rise: f64, w: f64) -> Vec<Rect
     let mut out: Vec<Rect> = SPOTS
         .iter()
         .map(|&(t, above)| {
-            let px = (x0 + (x1 - x0) * t).clamp(lw / 2.0, (w - lw / 2.0).max(lw / 2.0));
+            let half = lw / 2.0 + 0.2;
+            let px = (x0 + (x1 - x0) * t).clamp(half, (w - half).max(half));
             let py = y0 + (y1 - y0) * t;
             let top = if above {
                 py - rise - 0.1 - LABEL_H
@@ -144,7 +148,15 @@ pub fn place_labels(
         // How far the line rises or falls under half the label.
         let rise = (slope * lw / 2.0).min(2.0);
         let mut best: Option<(f64, f64, f64, Rect)> = None;
-        for (k, r) in spots(lines[i], lw, rise, w).into_iter().enumerate() {
+        let candidates = if a.self_loop {
+            // Right of its loop.
+            let left = (x0 + LOOP_EM + 0.3).min((w - lw).max(0.0));
+            let mid = (y0 + y1) / 2.0;
+            vec![(left, mid - LABEL_H / 2.0, left + lw, mid + LABEL_H / 2.0)]
+        } else {
+            spots(lines[i], lw, rise, w)
+        };
+        for (k, r) in candidates.into_iter().enumerate() {
             let covered: f64 = taken.iter().map(|b| overlap(b, &r)).sum();
             let crossed = lines
                 .iter()
