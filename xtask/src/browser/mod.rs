@@ -20,6 +20,7 @@ mod driver;
 mod free_play;
 mod lessons;
 mod panels;
+mod sequence;
 mod stage;
 pub(crate) use driver::{connect, ensure_browser, Driver, PageServer};
 pub(crate) use stage::{open_at as open_lesson_at, set_viewport, step_of};
