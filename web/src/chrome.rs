@@ -143,6 +143,8 @@ pub struct Chrome {
     pub tab_console: &'static str,
     /// The stage tab of the process table and time controls.
     pub tab_processes: &'static str,
+    /// The stage tab of the sequence diagram.
+    pub tab_sequence: &'static str,
     /// The partitions panel's heading.
     pub partitions: &'static str,
     /// The partitions panel without partitions.
@@ -242,6 +244,7 @@ const KO: Chrome = Chrome {
     tab_partitions: "파티션",
     tab_console: "콘솔",
     tab_processes: "프로세스",
+    tab_sequence: "시퀀스",
     partitions: "데이터 파티션 (활성 컨트롤러 기준)",
     no_partitions: "아직 토픽이 없습니다.",
     log_strip: "메타데이터 로그",
@@ -327,6 +330,7 @@ const EN: Chrome = Chrome {
     tab_partitions: "Partitions",
     tab_console: "Console",
     tab_processes: "Processes",
+    tab_sequence: "Sequence",
     partitions: "data partitions (as the active controller has them)",
     no_partitions: "no topics yet",
     log_strip: "metadata log",

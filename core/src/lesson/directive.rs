@@ -31,11 +31,13 @@ pub enum Panel {
     Console,
     /// The process table: kill -9, STOP, CONT, restart, isolate.
     Processes,
+    /// The sequence diagram: messages between the nodes over recent virtual time.
+    Sequence,
 }
 
 impl Panel {
     /// Every panel, in the order of the stage's tabs.
-    pub const ALL: [Panel; 11] = [
+    pub const ALL: [Panel; 12] = [
         Panel::States,
         Panel::Hw,
         Panel::Log,
@@ -47,6 +49,7 @@ impl Panel {
         Panel::Partitions,
         Panel::Console,
         Panel::Processes,
+        Panel::Sequence,
     ];
 
     /// Its name in `show <panel>` and in the page's element ids.
@@ -63,6 +66,7 @@ impl Panel {
             Panel::Partitions => "partitions",
             Panel::Console => "console",
             Panel::Processes => "processes",
+            Panel::Sequence => "sequence",
         }
     }
 

@@ -5,6 +5,7 @@
 //! the next wake-ups).
 
 use super::admin_client::ADMIN_CLIENT_ID;
+use super::history::ProcessEvent;
 use super::message::Message;
 use super::network::message_view;
 use super::network::InFlight;
@@ -162,6 +163,7 @@ impl World {
             .and_then(|n| n.raft.as_ref())
             .is_some_and(|r| r.is_shutdown_complete());
         if exited {
+            self.mark_process(id, ProcessEvent::Exit);
             self.crash(id);
         }
     }
@@ -277,6 +279,7 @@ impl World {
             .any(|r| r.matches(from, to, &m.message));
         let random_drop = self.rng.chance(self.network.config.drop_rate);
         if self.network.is_blocked(from, to) || rule_drop || random_drop {
+            self.network.record_sent(&m, self.events_run);
             self.network.record_drop(m);
             return;
         }
@@ -289,6 +292,7 @@ impl World {
         }
         m.arrive_ms = self.network.arrival_time(from, to, now, latency);
         self.scheduler.schedule(m.arrive_ms, Event::Deliver(id));
+        self.network.record_sent(&m, self.events_run);
         self.network.in_flight.insert(id, m);
     }
 
@@ -310,6 +314,7 @@ impl World {
             arrive_ms: self.now_ms + delay_ms,
         };
         self.scheduler.schedule(m.arrive_ms, Event::Deliver(id));
+        self.network.record_sent(&m, self.events_run);
         self.network.in_flight.insert(id, m);
     }
 

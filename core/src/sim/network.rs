@@ -1,6 +1,7 @@
 //! The simulated network: per-link latency with jitter, FIFO per link (TCP), drops, symmetric
 //! and one-way partitions, and the messages in flight.
 
+use super::history::{Fate, SentMessage, SequenceHistory};
 use super::message::Message;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -183,6 +184,9 @@ pub struct Network {
     pub drop_rules: Vec<DropRule>,
     /// Per-link latency overrides (base ms) for directed links.
     pub link_latency_ms: BTreeMap<(i32, i32), u64>,
+    /// The last messages sent and process events, for the sequence diagram (only for views:
+    /// nothing in the simulation reads it).
+    pub history: SequenceHistory,
     /// Counters: sent, delivered, dropped.
     pub sent: u64,
     /// Messages delivered.
@@ -230,8 +234,34 @@ impl Network {
             .unwrap_or(self.config.latency_ms)
     }
 
+    /// Keep a message put on the wire (or dropped at once) in the history, sent at event
+    /// count `event`.
+    pub fn record_sent(&mut self, m: &InFlight, event: u64) {
+        self.history.push_message(SentMessage {
+            id: m.id,
+            from: m.from,
+            to: m.to,
+            kind: "".into(),
+            summary: "".into(),
+            send_ms: m.send_ms,
+            arrive_ms: m.arrive_ms,
+            sent_at_event: event,
+            fate: Fate::InFlight,
+            failed: m.message.is_synthesized_failure(),
+        });
+    }
+
+    /// A message on the wire lost with its connection at `at_ms` (its sender or receiver died).
+    pub fn record_lost(&mut self, m: &InFlight, at_ms: u64) {
+        let text = (m.message.kind(), m.message.summary());
+        self.history
+            .set_fate(m.id, Fate::Lost, Some(at_ms), (&text.0, &text.1));
+    }
+
     /// Remember a delivered message for views.
     pub fn record_delivery(&mut self, m: MessageView) {
+        self.history
+            .set_fate(m.id, Fate::Delivered, None, (&m.kind, &m.summary));
         if self.recently_delivered.len() >= DELIVERED_KEPT {
             self.recently_delivered.pop_front();
         }
@@ -241,6 +271,9 @@ impl Network {
     /// Remember a dropped message for views.
     pub fn record_drop(&mut self, m: InFlight) {
         self.dropped_count += 1;
+        let text = (m.message.kind(), m.message.summary());
+        self.history
+            .set_fate(m.id, Fate::Dropped, None, (&text.0, &text.1));
         if self.dropped.len() >= DROPPED_KEPT {
             self.dropped.pop_front();
         }

@@ -3,6 +3,7 @@
 //! and the partitions, blocked links, latencies and drop rules of the network.
 
 use super::admin_client::ADMIN_CLIENT_ID;
+use super::history::{ProcessEvent, ProcessMark};
 use super::message::Message;
 use super::node::{Node, ProcessState, Roles};
 use super::world::{Event, SimError, World, GRACEFUL_SHUTDOWN_TIMEOUT_MS, MAX_NODES};
@@ -19,6 +20,16 @@ use crate::raft::io::RaftIo;
 use crate::raft::KafkaRaftClient;
 
 impl World {
+    /// Keeps a process event of node `id` in the history (for views only).
+    pub(super) fn mark_process(&mut self, id: i32, what: ProcessEvent) {
+        self.network.history.push_mark(ProcessMark {
+            time_ms: self.now_ms,
+            node: id,
+            what,
+            at_event: self.events_run,
+        });
+    }
+
     /// A fatal fault: log it and end the process, as Kafka's fatal fault handler does.
     pub(super) fn fatal(&mut self, id: i32, fault: String) {
         let now = self.now_ms;
@@ -34,6 +45,7 @@ impl World {
                 logger: "org.apache.kafka.raft.KafkaRaftClientDriver",
             });
         }
+        self.mark_process(id, ProcessEvent::Crash);
         self.crash(id);
     }
 
@@ -65,6 +77,7 @@ impl World {
         );
         self.config.brokers.push(id);
         self.format(id);
+        self.mark_process(id, ProcessEvent::Start);
         self.start_process(id);
         Ok(())
     }
@@ -244,6 +257,7 @@ impl World {
         let mut failed: Vec<(i32, Message)> = Vec::new();
         for mid in lost {
             let m = self.network.in_flight.remove(&mid).expect("in flight");
+            self.network.record_lost(&m, self.now_ms);
             if m.to == id {
                 if let Some(f) = m.message.failure_response(Errors::BrokerNotAvailable) {
                     failed.push((m.from, f));
@@ -287,6 +301,7 @@ impl World {
                 action: "kill",
             });
         }
+        self.mark_process(id, ProcessEvent::Kill);
         self.crash(id);
         Ok(())
     }
@@ -301,6 +316,7 @@ impl World {
                 action: "terminate",
             });
         }
+        self.mark_process(id, ProcessEvent::Terminate);
         // A broker first shuts down in a controlled way; Raft's own shutdown follows.
         self.with_node(id, |raft, _, broker, io, _| {
             match broker {
@@ -322,6 +338,7 @@ impl World {
                 action: "start",
             });
         }
+        self.mark_process(id, ProcessEvent::Start);
         self.start_process(id);
         Ok(())
     }
@@ -341,6 +358,7 @@ impl World {
         node.wake_gen += 1;
         node.controller_run_ms = None;
         node.controller_gen += 1;
+        self.mark_process(id, ProcessEvent::Stop);
         Ok(())
     }
 
@@ -356,6 +374,7 @@ impl World {
         }
         node.process = ProcessState::Running;
         let inbox = std::mem::take(&mut node.stopped_inbox);
+        self.mark_process(id, ProcessEvent::Cont);
         // The threads wake with their timers long expired: the Raft poll runs before the
         // network thread hands over what queued up meanwhile (a fetch timeout fires first).
         self.with_raft(id, |_, _| Ok(()));

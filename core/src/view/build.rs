@@ -47,6 +47,7 @@ impl World {
             recently_delivered,
             blocked: self.network().blocked.iter().copied().collect(),
             partitions: self.partition_views(),
+            sequence: self.sequence_view(),
         }
     }
 

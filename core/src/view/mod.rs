@@ -8,6 +8,7 @@ use serde::Serialize;
 mod build;
 pub mod changes;
 pub mod pace;
+pub mod sequence;
 pub mod status;
 pub mod timeline;
 pub mod transitions;
@@ -38,6 +39,8 @@ pub struct ClusterView {
     /// The data partitions as the active controller has them (none without an active
     /// controller), by topic name and partition.
     pub partitions: Vec<PartitionView>,
+    /// The recent messages, process events and Raft transitions, for the sequence diagram.
+    pub sequence: sequence::SequenceView,
 }
 
 /// A data partition as the active controller registered it.

@@ -23,6 +23,7 @@ use crate::components::log_strip::LogStrip;
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
 use crate::components::partitions_panel::PartitionsPanel;
+use crate::components::sequence::SequencePanel;
 use crate::components::stage::StageTabs;
 use crate::components::state_diagram::StateDiagram;
 use crate::components::step_changes::StepChanges;
@@ -165,6 +166,14 @@ impl Body<'_> {
                     <ProcessTable view={view} on_action={self.on_action.clone()} />
                 </>
             },
+            Panel::Sequence => self.sequence(view),
+        }
+    }
+
+    /// The sequence diagram (a click rewinds free play).
+    fn sequence(&self, view: Rc<ClusterView>) -> Html {
+        html! {
+            <SequencePanel view={view} free_play={self.state.lesson.is_none()} on_action={self.on_action.clone()} />
         }
     }
 
@@ -264,6 +273,7 @@ impl Body<'_> {
                     <TimelinePanel timeline={tl.clone()} />
                 }
                 <ProcessTable view={view.clone()} on_action={on_action.clone()} />
+                { self.sequence(view.clone()) }
                 <NodeLogs view={view} />
             </>
         }

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::state::Lang;
 
 /// Every keyboard shortcut of the page: (keys, what they do in Korean, in English).
-pub const SHORTCUTS: [(&str, &str, &str); 14] = [
+pub const SHORTCUTS: [(&str, &str, &str); 15] = [
     ("?", "이 도움말 열기", "open this keyboard help"),
     (
         "Esc",
@@ -56,6 +56,11 @@ pub const SHORTCUTS: [(&str, &str, &str); 14] = [
     ("↑", "콘솔: 이전 명령", "console: the previous command"),
     ("↓", "콘솔: 다음 명령", "console: the next command"),
     ("help", "콘솔: 명령 목록", "console: the list of commands"),
+    (
+        "= - [ ] End",
+        "시퀀스 다이어그램: 확대 · 축소 · 이전 · 이후 · 최근 변화",
+        "sequence diagram: zoom in · out · earlier · later · the newest change",
+    ),
 ];
 
 /// Properties of [`HelpOverlay`].

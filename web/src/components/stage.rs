@@ -21,6 +21,7 @@ pub fn panel_label(panel: Panel, t: &Chrome) -> &'static str {
         Panel::Partitions => t.tab_partitions,
         Panel::Console => t.tab_console,
         Panel::Processes => t.tab_processes,
+        Panel::Sequence => t.tab_sequence,
     }
 }
 

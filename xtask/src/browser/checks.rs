@@ -25,6 +25,7 @@ use super::panels::{
     another_controller_active, brokers_running, controller_panel_shows_active, controller_tabs,
     hw_panel_matches, log_filter, state_diagram_leader,
 };
+use super::sequence;
 use super::stage;
 use super::timeline_figure::lesson_timeline_figure;
 use crate::{root_dir, Result};
@@ -333,6 +334,20 @@ async fn stage_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
         )
         .await;
     }
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "lesson 02 after the kill: the sequence diagram holds PreVote/Vote and BeginQuorumEpoch arrows between 102 and 103 and the kill on 101's lane; the Mermaid export starts with sequenceDiagram and names the nodes",
+            sequence::lesson_sequence(c, url, &artifacts.join("sequence.png")),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
+            "free play: the sequence tab draws the first election, `-` doubles its span, a click on an arrow rewinds to the event it was sent at",
+            sequence::free_play_rewinds(c, url),
+        )
+        .await;
+    }
     if t.ok() {
         t.check(
             "every step of every lesson, and free play on the stage while it plays, fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no label over a node, no two nodes' arcs touching, no text under 16 px at 1280x720",
@@ -436,7 +451,7 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    39 + 6 * usize::from(has_election_lesson())
+    40 + 7 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -432,7 +432,7 @@ const CONTRAST_JS: &str = r#"
         fg = { ...fg, a: fg.a * opacity(el) };
         found.push([ratio(over(fg, bg), bg), name(el), 'text', t.textContent.trim().slice(0, 24)]);
     }
-    for (const el of document.querySelectorAll('.sd-edge, .link line, .timer-arc, .cut, .message .track, .sd-state rect')) {
+    for (const el of document.querySelectorAll('.sd-edge, .link line, .timer-arc, .cut, .message .track, .sd-state rect, .seq-msg .track, .seq-lane line, .seq-chip rect')) {
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;
         const cs = getComputedStyle(el);
@@ -445,8 +445,8 @@ const CONTRAST_JS: &str = r#"
     return found.slice(0, 8);"#;
 
 /// Text at least 4.5:1 and lines at least 3:1 against their background, in both themes, on the
-/// stage during lesson 02's election (the drawing, the strip, the state diagram) and with the
-/// brokers panel of lesson 04.
+/// stage during lesson 02's election (the drawing, the strip, the state diagram), with the
+/// brokers panel of lesson 04 and with lesson 02's sequence diagram.
 pub(super) async fn contrast(c: &Client, url: &str) -> Result<()> {
     set_viewport(c, 1280, 720).await?;
     let mut failures = Vec::new();
@@ -454,6 +454,7 @@ pub(super) async fn contrast(c: &Client, url: &str) -> Result<()> {
         for (lesson, command) in [
             ("02-election", "transitions 102 after=kill"),
             ("04-fencing", "run until=fenced=3 timeout=15s"),
+            ("02-election", "sleep 15s"),
         ] {
             c.goto(&format!("{url}?lesson={lesson}&lang=en&play=0"))
                 .await?;

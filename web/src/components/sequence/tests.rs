@@ -1,0 +1,169 @@
+//! The sequence diagram of lesson 02's election, built natively from the engine's view.
+
+use std::collections::BTreeSet;
+
+use kraft_core::lesson::Console;
+use kraft_core::view::ClusterView;
+
+use super::label::State;
+use super::window::{Anchor, Window, HIDDEN_AT_FIRST};
+use super::{diagram, mermaid, Fit};
+
+/// Lesson 02 up to the end of its kill step (`kill -9 101`, then 15 s).
+fn after_the_kill() -> ClusterView {
+    let mut c = Console::new();
+    for line in [
+        "cluster controllers=101,102,103 brokers=1 seed=22",
+        "run until=leader timeout=10s",
+        "sleep 5s",
+        "kafka-topics.sh --bootstrap-server localhost:9092 --create --topic orders",
+        "sleep 950ms",
+        "kill -9 101",
+        "sleep 15s",
+    ] {
+        c.exec(line).expect(line);
+    }
+    c.world.as_ref().expect("a world").view()
+}
+
+fn hidden() -> BTreeSet<String> {
+    HIDDEN_AT_FIRST.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn the_default_window_after_the_kill_reads_like_the_articles_election() {
+    let view = after_the_kill();
+    let hidden = hidden();
+    let range = Window::default().range(&view.sequence, &hidden, view.now_ms);
+    assert!(
+        range.1 < view.now_ms,
+        "anchored on the election, not the present"
+    );
+    let d = diagram(&view, &hidden, range, Fit::default());
+    let ids: Vec<i32> = d.lanes.iter().map(|l| l.id).collect();
+    assert_eq!(ids, [101, 102, 103, 1], "controllers, then brokers");
+    let between = |api: &str| {
+        d.arrows.iter().any(|a| {
+            let pair = [a.m.from.min(a.m.to), a.m.from.max(a.m.to)];
+            a.api == api && a.state == State::Delivered && pair == [102, 103]
+        })
+    };
+    for api in ["PreVote", "Vote", "BeginQuorumEpoch"] {
+        assert!(between(api), "{api} between 102 and 103");
+    }
+    assert!(
+        d.chips.iter().any(|c| c.node == 101 && c.text == "kill -9"),
+        "the kill"
+    );
+    assert!(
+        d.chips
+            .iter()
+            .any(|c| c.node == 102 && c.text == "Candidate e2"),
+        "a new epoch"
+    );
+    assert!(d.chips.iter().any(|c| c.node == 102 && c.text == "Leader"));
+    assert!(
+        d.arrows
+            .iter()
+            .any(|a| a.state == State::Failed && a.api == "PreVote"),
+        "a PreVote to the dead 101 failed"
+    );
+    assert!(d
+        .arrows
+        .iter()
+        .all(|a| !HIDDEN_AT_FIRST.contains(&a.api.as_str())));
+    // Time flows down: every arrow ends at or below its start, chips sit on their rows.
+    assert!(d.arrows.iter().all(|a| a.end.1 >= a.start.1));
+    assert!(
+        d.breaks.iter().any(|b| b.2 >= 1_000),
+        "the fetch timeout is a break"
+    );
+    assert!(
+        d.lanes[0].down.iter().any(|s| s.2 == "killed"),
+        "101 is down after the kill"
+    );
+    // Shown again, the fetches are there too.
+    let all = diagram(&view, &BTreeSet::new(), range, Fit::default());
+    assert!(all.arrows.iter().any(|a| a.api == "Fetch"));
+}
+
+#[test]
+fn the_mermaid_text_names_the_nodes_and_the_election() {
+    let view = after_the_kill();
+    let hidden = hidden();
+    let range = Window::default().range(&view.sequence, &hidden, view.now_ms);
+    let text = mermaid(&diagram(&view, &hidden, range, Fit::default()));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "sequenceDiagram");
+    for p in [
+        "C101 as controller 101",
+        "C102 as controller 102",
+        "C103 as controller 103",
+        "B1 as broker 1",
+    ] {
+        assert!(
+            lines.contains(&format!("    participant {p}").as_str()),
+            "{p}\n{text}"
+        );
+    }
+    for l in [
+        "    Note over C101: kill -9",
+        "    C103->>C102: PreVote (epoch 1)",
+        "    C102-->>C103: PreVote response (refused)",
+        "    C102-xC101: Vote (no answer)",
+        "    Note over C102: Candidate (epoch 2)",
+        "    C102->>C103: Vote (epoch 2)",
+        "    C103-->>C102: Vote response (granted)",
+        "    C102->>C103: BeginQuorumEpoch (epoch 2)",
+    ] {
+        assert!(lines.contains(&l), "{l}\n{text}");
+    }
+    let pos = |l: &str| lines.iter().position(|x| *x == l).unwrap_or(usize::MAX);
+    assert!(
+        pos("    Note over C102: Candidate (epoch 2)") < pos("    C102->>C103: Vote (epoch 2)")
+    );
+}
+
+#[test]
+fn the_window_zooms_and_scrolls() {
+    let view = after_the_kill();
+    let hidden = hidden();
+    let w = Window::default();
+    let (_, end) = w.range(&view.sequence, &hidden, view.now_ms);
+    let back = w.earlier(end, 0);
+    assert_eq!(back.anchor, Anchor::At(end - w.span_ms / 2));
+    assert_eq!(
+        back.later(end - w.span_ms / 2, view.now_ms).anchor,
+        Anchor::At(end)
+    );
+    assert_eq!(w.later(view.now_ms - 1, view.now_ms).anchor, Anchor::Now);
+    assert_eq!(w.zoom_in().span_ms, w.span_ms / 2);
+    assert_eq!(w.zoom_out().zoom_in(), w);
+    let now = Window {
+        anchor: Anchor::Now,
+        ..w
+    };
+    assert_eq!(
+        now.range(&view.sequence, &hidden, view.now_ms).1,
+        view.now_ms
+    );
+}
+
+#[test]
+fn the_svg_file_is_a_standalone_document_of_the_window() {
+    let view = after_the_kill();
+    let hidden = hidden();
+    let range = Window::default().range(&view.sequence, &hidden, view.now_ms);
+    let svg = super::export::standalone_svg(&diagram(&view, &hidden, range, Fit::default()));
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    for text in [
+        ">101</text>",
+        ">kill -9</text>",
+        ">PreVote e1</text>",
+        ">Candidate e2</text>",
+    ] {
+        assert!(svg.contains(text), "{text}");
+    }
+    assert_eq!(svg.matches("<g class=\"msg ").count(), 12);
+}
