@@ -1,6 +1,7 @@
 //! Building the [`ClusterView`]: the page's read-only picture of a [`World`] at one instant,
 //! from its public accessors (nodes, network, clock, the active controller).
 
+use super::transitions::transition_view;
 use super::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
     NodeView, PartitionView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
@@ -289,33 +290,6 @@ fn transitions<'a>(
     }
     recent.reverse();
     (last, recent)
-}
-
-/// The `epoch=` of a state as its `toString` prints it.
-fn epoch_of(state: &str) -> Option<i32> {
-    state
-        .split("epoch=")
-        .nth(1)
-        .and_then(|e| e.split([',', ')']).next())
-        .and_then(|e| e.parse().ok())
-}
-
-/// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
-/// `transitions` command does.
-pub(super) fn transition_view(l: &LogLine) -> Option<TransitionView> {
-    let rest = l.message.strip_prefix("Completed transition to ")?;
-    let name = |t: &str| {
-        let t = t.split('(').next().unwrap_or(t);
-        t.strip_suffix("State").unwrap_or(t).to_string()
-    };
-    let (to_text, from_text) = rest.rsplit_once(" from ").unwrap_or((rest, ""));
-    Some(TransitionView {
-        time_ms: l.time_ms,
-        from: name(from_text),
-        to: name(rest),
-        epoch: epoch_of(to_text).unwrap_or(0),
-        from_epoch: epoch_of(from_text),
-    })
 }
 
 /// A QuorumController's queue, purgatory, offsets, registrations and heartbeats, for the view.

@@ -43,6 +43,18 @@ pub struct ClusterView {
     pub sequence: sequence::SequenceView,
 }
 
+impl ClusterView {
+    /// The active controller's node id and QuorumController view, if one is active.
+    pub fn active_controller(&self) -> Option<(i32, &ControllerView)> {
+        self.nodes.iter().find_map(|n| {
+            n.controller
+                .as_ref()
+                .filter(|c| c.active)
+                .map(|c| (n.id, c))
+        })
+    }
+}
+
 /// A data partition as the active controller registered it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartitionView {

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::build::transition_view;
+use super::transitions::transition_view;
 use super::TransitionView;
 use crate::sim::network::message_view;
 use crate::sim::World;

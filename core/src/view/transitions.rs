@@ -125,7 +125,7 @@ pub(crate) fn recent_transitions(log: &NodeLog) -> Vec<LoggedTransition> {
             later = Some((l.time_ms, l.message.starts_with("Vote request ")));
             continue;
         }
-        let Some(transition) = super::build::transition_view(l) else {
+        let Some(transition) = transition_view(l) else {
             continue;
         };
         let cause = if transition.from == "null" {
@@ -147,6 +147,33 @@ pub(crate) fn recent_transitions(log: &NodeLog) -> Vec<LoggedTransition> {
     }
     out.reverse();
     out
+}
+
+/// Reads a `Completed transition to XState(..) from YState(..)` line, as the console's
+/// `transitions` command does.
+pub(crate) fn transition_view(l: &LogLine) -> Option<TransitionView> {
+    let rest = l.message.strip_prefix("Completed transition to ")?;
+    let name = |t: &str| {
+        let t = t.split('(').next().unwrap_or(t);
+        t.strip_suffix("State").unwrap_or(t).to_string()
+    };
+    let (to_text, from_text) = rest.rsplit_once(" from ").unwrap_or((rest, ""));
+    Some(TransitionView {
+        time_ms: l.time_ms,
+        from: name(from_text),
+        to: name(rest),
+        epoch: epoch_of(to_text).unwrap_or(0),
+        from_epoch: epoch_of(from_text),
+    })
+}
+
+/// The `epoch=` of a state as its `toString` prints it.
+fn epoch_of(state: &str) -> Option<i32> {
+    state
+        .split("epoch=")
+        .nth(1)
+        .and_then(|e| e.split([',', ')']).next())
+        .and_then(|e| e.parse().ok())
 }
 
 #[cfg(test)]

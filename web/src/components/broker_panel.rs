@@ -8,7 +8,7 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
-use super::broker_state_diagram::BrokerStateDiagram;
+use super::broker_state_diagram::{state_class, BrokerStateDiagram};
 
 /// broker.session.timeout.ms by default (Kafka's, the engine's `ControllerConfig`); the panel
 /// draws the active controller's own value.
@@ -25,21 +25,6 @@ pub struct BrokerPanelProps {
     pub focus: Option<i32>,
 }
 
-/// The active controller's QuorumController, if some controller is active.
-pub fn active_controller(view: &ClusterView) -> Option<(i32, &ControllerView)> {
-    view.nodes.iter().find_map(|n| {
-        n.controller
-            .as_ref()
-            .filter(|c| c.active)
-            .map(|c| (n.id, c))
-    })
-}
-
-/// The CSS class of a BrokerState name: `state-running`, `state-starting`, …
-pub fn state_class(state: &str) -> String {
-    format!("state-{}", state.to_lowercase().replace('_', "-"))
-}
-
 /// The share of a `timeout_ms` session left `since_ms` after the last heartbeat, 0.0 (timed
 /// out) to 1.0 (just heard).
 pub fn session_left(since_ms: u64, timeout_ms: u64) -> f64 {
@@ -50,7 +35,7 @@ pub fn session_left(since_ms: u64, timeout_ms: u64) -> f64 {
 #[component]
 pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
     let view = &props.view;
-    let active = active_controller(view);
+    let active = view.active_controller();
     let t = crate::chrome::use_chrome();
     let brokers: Vec<&NodeView> = view
         .nodes

@@ -9,9 +9,13 @@ use std::rc::Rc;
 use kraft_core::view::{ClusterView, ControllerView, NodeView};
 use yew::prelude::*;
 
-use super::broker_panel::active_controller;
 use super::controls::format_ms;
 use crate::state::Lang;
+
+/// The CSS class of a BrokerState name: `state-running`, `state-starting`, …
+pub fn state_class(state: &str) -> String {
+    format!("state-{}", state.to_lowercase().replace('_', "-"))
+}
 
 /// Width of the viewBox.
 const WIDTH: f64 = 520.0;
@@ -201,7 +205,7 @@ fn draw_state(name: &'static str, left: f64, row: usize, w: f64, current: Option
     let lit = current == Some(name);
     let y = ROWS[row];
     html! {
-        <g class={classes!("bsd-state", super::broker_panel::state_class(name), lit.then_some("current"))} data-state={name}>
+        <g class={classes!("bsd-state", state_class(name), lit.then_some("current"))} data-state={name}>
             <rect x={f(left)} y={f(y - BOX_H / 2.0)} width={f(w)} height={f(BOX_H)} rx="8" />
             <text x={f(left + w / 2.0)} y={f(y + 6.0)} text-anchor="middle">{ name }</text>
         </g>
@@ -297,7 +301,7 @@ pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
         None if node.process == "killed" => Some("NOT_RUNNING"),
         None => None,
     };
-    let active = active_controller(view);
+    let active = view.active_controller();
     html! {
         <div class="bsd" id="broker-state-diagram" data-broker={node.id.to_string()}
              data-current={current.unwrap_or("-").to_string()} data-process={node.process.clone()}>

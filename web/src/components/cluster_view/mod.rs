@@ -20,7 +20,6 @@ use kraft_core::lesson::stage::Highlight;
 use kraft_core::view::{ClusterView, ControllerView};
 use yew::prelude::*;
 
-use super::broker_panel::active_controller;
 use crate::state::Action;
 
 mod cuts;
@@ -127,7 +126,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
     // Message kinds the legend turned labels on for (besides the lesson's).
     let legend_labels = use_state(Vec::<String>::new);
     let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
-    let active = active_controller(view).map(|(_, c)| c);
+    let active = view.active_controller().map(|(_, c)| c);
     let fenced = fenced_by(active);
     let labels: Vec<String> = props
         .labels

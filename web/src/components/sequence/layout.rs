@@ -17,6 +17,7 @@ use kraft_core::view::ClusterView;
 
 use super::label::{arrow_label, State};
 use super::place::{chip_width, place_labels, DEFAULT_WIDTH_EM};
+pub use super::shapes::{Arrow, Chip, CHIP_H};
 use crate::components::cluster_view::{message_class, split_kind};
 
 /// Space above the first row (em).
@@ -33,8 +34,6 @@ const GAP_MAX: f64 = 1.7;
 const STRETCH: (f64, f64) = (0.75, 2.2);
 /// A silence at least this long (ms) is drawn as a break with its length.
 pub const BREAK_MS: u64 = 200;
-/// The height of a chip on a lane (em).
-pub const CHIP_H: f64 = 1.15;
 /// The node id of the tools' admin client (as the engine spells it).
 const ADMIN: i32 = kraft_core::sim::world::ADMIN_CLIENT_ID;
 
@@ -49,60 +48,6 @@ pub struct Lane {
     pub x: f64,
     /// The stretches (y from, y to, `killed` or `stopped`) where its process was not running.
     pub down: Vec<(f64, f64, &'static str)>,
-}
-
-/// A message drawn as an arrow.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Arrow {
-    /// The message.
-    pub m: SentMessage,
-    /// Its API as labelled (a failed Vote of a Prospective node is a PreVote).
-    pub api: String,
-    /// Its label.
-    pub label: String,
-    /// Its CSS class (`msg-vote`, ...).
-    pub class: &'static str,
-    /// Whether it is a response.
-    pub response: bool,
-    /// How it ended.
-    pub state: State,
-    /// The lanes it is drawn from and towards (a failure: from the client to the node that
-    /// did not answer).
-    pub lanes: (usize, usize),
-    /// Where it starts: (x, y).
-    pub start: (f64, f64),
-    /// Where it is drawn to: (x, y): its arrival, its ✕, or where it is now.
-    pub end: (f64, f64),
-    /// Whether it goes from a node to itself (a controller registering with itself): drawn
-    /// as a loop to the right of its lane.
-    pub self_loop: bool,
-    /// Where its label's baseline is centred (x, y), when it has one (a failure has its ✕).
-    pub label_at: Option<(f64, f64)>,
-}
-
-/// A chip on a lane: a Raft transition or a process event.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Chip {
-    /// The lane's index.
-    pub lane: usize,
-    /// The node.
-    pub node: i32,
-    /// Its centre (em).
-    pub y: f64,
-    /// Its text.
-    pub text: String,
-    /// Its text in words (`Candidate (epoch 2)`, `kill -9`), for Mermaid's notes.
-    pub note: String,
-    /// Its tooltip.
-    pub title: String,
-    /// Its CSS class (`role-candidate`, `proc-kill`, ...).
-    pub class: String,
-    /// How far it is moved off its lane's centre to stay inside the diagram (em).
-    pub dx: f64,
-    /// When.
-    pub time_ms: u64,
-    /// The event count of the state right after it.
-    pub event: u64,
 }
 
 /// The room the diagram has on the page (em; 0 when not measured yet).

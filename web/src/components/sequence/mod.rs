@@ -26,6 +26,7 @@ mod label;
 mod layout;
 mod mermaid;
 mod place;
+mod shapes;
 #[cfg(test)]
 mod tests;
 mod text;

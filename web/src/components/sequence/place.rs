@@ -4,7 +4,7 @@
 //! character of a bold label is taken as [`CHAR_EM`] wide.
 
 use super::label::State;
-use super::layout::{Arrow, Chip, CHIP_H};
+use super::shapes::{Arrow, Chip, CHIP_H};
 
 /// The width labels are placed for while the panel is not measured yet (em).
 pub const DEFAULT_WIDTH_EM: f64 = 32.0;
