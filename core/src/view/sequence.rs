@@ -78,3 +78,49 @@ impl World {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::WorldConfig;
+
+    #[test]
+    fn the_sequence_view_holds_the_election_after_a_kill() {
+        let mut w = World::new(WorldConfig::new(5, vec![101, 102, 103], vec![1])).unwrap();
+        w.run_for(5_000);
+        let (leader, epoch) = w.leader().expect("a leader after 5 s");
+        let killed_at = w.now_ms();
+        w.kill(leader).unwrap();
+        w.run_until(killed_at + 10_000, |w| {
+            w.leader().is_some_and(|l| l.1 > epoch)
+        });
+        w.run_for(3);
+        let s = w.view().sequence;
+        assert!(s.messages.len() <= MESSAGES_KEPT);
+        assert!(s
+            .messages
+            .windows(2)
+            .all(|p| p[0].id < p[1].id && p[0].send_ms <= p[1].send_ms));
+        assert!(
+            s.messages.iter().all(|m| !m.kind.is_empty()),
+            "every kind is known"
+        );
+        assert!(s
+            .marks
+            .iter()
+            .any(|m| m.node == leader && m.what == ProcessEvent::Kill && m.time_ms == killed_at));
+        let new_leader = w.leader().expect("a new leader").0;
+        assert!(s.transitions.iter().any(|t| t.node == new_leader
+            && t.transition.to == "Leader"
+            && t.transition.time_ms > killed_at));
+        // Requests to the dead leader failed; votes after the kill were delivered.
+        assert!(s.messages.iter().any(|m| m.failed && m.from == leader));
+        assert!(s.messages.iter().any(|m| &*m.kind == "VoteRequest"
+            && m.send_ms > killed_at
+            && m.fate == Fate::Delivered));
+        assert!(s
+            .transitions
+            .windows(2)
+            .all(|p| p[0].transition.time_ms <= p[1].transition.time_ms));
+    }
+}
