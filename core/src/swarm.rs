@@ -302,7 +302,12 @@ fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
             let _ = world.cont(id);
         }
         5 => {
-            let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
+            // A one-node cluster has no cut: both sides of the "partition" are the same set
+            // (no draw, as before, so every seed's run is unchanged).
+            let cut = match all.len() {
+                0 | 1 => 1,
+                n => plan.range_inclusive(1, n as u64 - 1) as usize,
+            };
             let mut shuffled = all.clone();
             for i in (1..shuffled.len()).rev() {
                 let j = plan.below(i as u64 + 1) as usize;

@@ -158,6 +158,9 @@ pub struct EventSteps {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WriteLives {
     lives: VecDeque<WriteLife>,
+    /// How many lives, from the oldest, the world no longer stamps (a life that stops being
+    /// observed never starts again), so that the check after every event skips them.
+    settled: usize,
 }
 
 impl WriteLives {
@@ -166,6 +169,7 @@ impl WriteLives {
         let [start, generate, prepare, replay, schedule, add] = s.times;
         if self.lives.len() == WRITE_LIVES_KEPT {
             self.lives.pop_front();
+            self.settled = self.settled.saturating_sub(1);
         }
         self.lives.push_back(WriteLife {
             event: s.event,
@@ -215,16 +219,30 @@ impl WriteLives {
         for l in self.lives.iter_mut().filter(|l| !l.is_done()) {
             l.failed_ms = Some(now_ms);
         }
+        self.settle();
     }
 
     /// Whether any life still has Raft-side steps for the world to stamp.
     pub fn observing(&self) -> bool {
-        self.lives.iter().any(WriteLife::observing)
+        self.lives
+            .iter()
+            .skip(self.settled)
+            .any(WriteLife::observing)
     }
 
-    /// The lives the world still stamps.
+    /// The lives the world still stamps (call [`WriteLives::settle`] after stamping them).
     pub fn observing_mut(&mut self) -> impl Iterator<Item = &mut WriteLife> {
-        self.lives.iter_mut().filter(|l| l.observing())
+        self.lives
+            .iter_mut()
+            .skip(self.settled)
+            .filter(|l| l.observing())
+    }
+
+    /// Skip, from now on, the oldest lives that are no longer observed.
+    pub fn settle(&mut self) {
+        while self.lives.get(self.settled).is_some_and(|l| !l.observing()) {
+            self.settled += 1;
+        }
     }
 
     /// The kept lives, oldest first.

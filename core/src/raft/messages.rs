@@ -258,16 +258,17 @@ impl RaftResponse {
 
 impl RaftMessage {
     /// Label for views: `PreVoteRequest`, `FetchResponse`, ...
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> &'static str {
+        use crate::common::message::kind::{message_kind, Direction};
         match self {
             RaftMessage::Request { body, .. } => match body {
-                RaftRequest::Vote(v) if v.pre_vote => "PreVoteRequest".into(),
-                other => format!("{}Request", other.api().name()),
+                RaftRequest::Vote(v) if v.pre_vote => "PreVoteRequest",
+                other => message_kind(other.api().name(), Direction::Request),
             },
             RaftMessage::Response { body, .. } => match body {
-                RaftResponse::Vote(v) if v.pre_vote => "PreVoteResponse".into(),
-                RaftResponse::Failed { api, .. } => format!("{}Failed", api.name()),
-                other => format!("{}Response", other.api().name()),
+                RaftResponse::Vote(v) if v.pre_vote => "PreVoteResponse",
+                RaftResponse::Failed { api, .. } => message_kind(api.name(), Direction::Failed),
+                other => message_kind(other.api().name(), Direction::Response),
             },
         }
     }

@@ -52,7 +52,7 @@ pub struct SentMessage {
     pub to: i32,
     /// Kafka API name and direction, as [`crate::sim::message::Message::kind`] spells it
     /// (empty in the network's own history while it is on the wire: the view fills it in).
-    pub kind: Arc<str>,
+    pub kind: &'static str,
     /// Short summary of the interesting fields (as `kind`, filled in by the view).
     pub summary: Arc<str>,
     /// Virtual time it was sent.
@@ -122,9 +122,16 @@ pub struct ProcessMark {
 pub struct SequenceHistory {
     messages: VecDeque<SentMessage>,
     marks: VecDeque<ProcessMark>,
+    /// The summary of a message whose text is not written yet, shared by all of them.
+    empty: Arc<str>,
 }
 
 impl SequenceHistory {
+    /// An empty summary for a message just sent (a shared one: no allocation per message).
+    pub fn empty_summary(&self) -> Arc<str> {
+        self.empty.clone()
+    }
+
     /// Keeps a message just sent (ids must increase from one call to the next).
     pub fn push_message(&mut self, m: SentMessage) {
         if self.messages.len() >= MESSAGES_KEPT {
@@ -136,18 +143,35 @@ impl SequenceHistory {
     /// What became of message `id` (if still kept), with its kind and summary (a message
     /// pushed on the wire has none yet: they are written once, when it arrives or is lost); a
     /// lost message ends at `at_ms`.
-    pub fn set_fate(&mut self, id: u64, fate: Fate, at_ms: Option<u64>, text: (&str, &str)) {
-        if let Ok(i) = self.messages.binary_search_by_key(&id, |m| m.id) {
+    pub fn set_fate(
+        &mut self,
+        id: u64,
+        fate: Fate,
+        at_ms: Option<u64>,
+        text: (&'static str, &Arc<str>),
+    ) {
+        if let Some(i) = self.position(id) {
             let m = &mut self.messages[i];
             m.fate = fate;
             if let Some(t) = at_ms {
                 m.arrive_ms = t;
             }
             if m.kind.is_empty() {
-                m.kind = text.0.into();
-                m.summary = text.1.into();
+                m.kind = text.0;
+                m.summary = text.1.clone();
             }
         }
+    }
+
+    /// Where message `id` is kept: the network numbers every message it sends and the history
+    /// keeps them all, so the index is usually `id` minus the oldest id; otherwise a search.
+    fn position(&self, id: u64) -> Option<usize> {
+        let first = self.messages.front()?.id;
+        let guess = usize::try_from(id.checked_sub(first)?).ok()?;
+        if self.messages.get(guess).is_some_and(|m| m.id == id) {
+            return Some(guess);
+        }
+        self.messages.binary_search_by_key(&id, |m| m.id).ok()
     }
 
     /// Keeps a process event.
@@ -179,7 +203,7 @@ mod tests {
             id,
             from: 101,
             to: 102,
-            kind: "".into(),
+            kind: "",
             summary: "".into(),
             send_ms: id,
             arrive_ms: id + 2,
@@ -198,7 +222,8 @@ mod tests {
         assert_eq!(h.messages().len(), MESSAGES_KEPT);
         assert_eq!(h.messages().next().map(|m| m.id), Some(1000));
         // A fate finds its message by id; a forgotten or unknown id changes nothing.
-        let text = ("FetchRequest", "epoch=1");
+        let summary: Arc<str> = "epoch=1".into();
+        let text = ("FetchRequest", &summary);
         h.set_fate(1000, Fate::Delivered, None, text);
         h.set_fate(1002, Fate::Lost, Some(7), text);
         h.set_fate(998, Fate::Dropped, None, text);
@@ -206,7 +231,7 @@ mod tests {
         let first: Vec<(Fate, u64, &str)> = h
             .messages()
             .take(3)
-            .map(|m| (m.fate, m.arrive_ms, &*m.kind))
+            .map(|m| (m.fate, m.arrive_ms, m.kind))
             .collect();
         assert_eq!(
             first,
@@ -226,5 +251,23 @@ mod tests {
         }
         assert_eq!(h.marks().len(), MARKS_KEPT);
         assert_eq!(h.marks().next().map(|m| m.time_ms), Some(3));
+    }
+
+    #[test]
+    fn a_fate_finds_its_message_when_ids_have_no_gaps_and_when_they_do() {
+        let mut h = SequenceHistory::default();
+        for id in [5, 6, 7, 9, 10] {
+            h.push_message(message(id));
+        }
+        let summary: Arc<str> = "".into();
+        for id in [5, 7, 9, 10, 8, 4, 11] {
+            h.set_fate(id, Fate::Delivered, None, ("VoteRequest", &summary));
+        }
+        let delivered: Vec<u64> = h
+            .messages()
+            .filter(|m| m.fate == Fate::Delivered)
+            .map(|m| m.id)
+            .collect();
+        assert_eq!(delivered, [5, 7, 9, 10]);
     }
 }

@@ -18,7 +18,7 @@ pub enum Message {
 
 impl Message {
     /// Label for views: `FetchRequest`, `CreateTopicsResponse`, ...
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> &'static str {
         match self {
             Message::Raft(m) => m.kind(),
             Message::Controller(m) => m.kind(),

@@ -1,6 +1,8 @@
 //! The simulated network: per-link latency with jitter, FIFO per link (TCP), drops, symmetric
 //! and one-way partitions, and the messages in flight.
 
+use std::sync::Arc;
+
 use super::history::{Fate, SentMessage, SequenceHistory};
 use super::message::Message;
 use serde::Serialize;
@@ -37,9 +39,9 @@ pub struct MessageView {
     /// Receiver node id.
     pub to: i32,
     /// Kafka API name and direction, e.g. `FetchRequest`, `VoteResponse`.
-    pub kind: String,
+    pub kind: &'static str,
     /// Short summary of the interesting fields.
-    pub summary: String,
+    pub summary: Arc<str>,
     /// Virtual time it was sent.
     pub send_ms: u64,
     /// Virtual time it arrives (or would have arrived).
@@ -55,7 +57,7 @@ pub(crate) fn message_view(m: &InFlight, dropped: bool) -> MessageView {
         from: m.from,
         to: m.to,
         kind: m.message.kind(),
-        summary: m.message.summary(),
+        summary: m.message.summary().into(),
         send_ms: m.send_ms,
         arrive_ms: m.arrive_ms,
         dropped,
@@ -241,8 +243,8 @@ impl Network {
             id: m.id,
             from: m.from,
             to: m.to,
-            kind: "".into(),
-            summary: "".into(),
+            kind: "",
+            summary: self.history.empty_summary(),
             send_ms: m.send_ms,
             arrive_ms: m.arrive_ms,
             sent_at_event: event,
@@ -253,15 +255,15 @@ impl Network {
 
     /// A message on the wire lost with its connection at `at_ms` (its sender or receiver died).
     pub fn record_lost(&mut self, m: &InFlight, at_ms: u64) {
-        let text = (m.message.kind(), m.message.summary());
+        let summary: Arc<str> = m.message.summary().into();
         self.history
-            .set_fate(m.id, Fate::Lost, Some(at_ms), (&text.0, &text.1));
+            .set_fate(m.id, Fate::Lost, Some(at_ms), (m.message.kind(), &summary));
     }
 
     /// Remember a delivered message for views.
     pub fn record_delivery(&mut self, m: MessageView) {
         self.history
-            .set_fate(m.id, Fate::Delivered, None, (&m.kind, &m.summary));
+            .set_fate(m.id, Fate::Delivered, None, (m.kind, &m.summary));
         if self.recently_delivered.len() >= DELIVERED_KEPT {
             self.recently_delivered.pop_front();
         }
@@ -271,9 +273,9 @@ impl Network {
     /// Remember a dropped message for views.
     pub fn record_drop(&mut self, m: InFlight) {
         self.dropped_count += 1;
-        let text = (m.message.kind(), m.message.summary());
+        let summary: Arc<str> = m.message.summary().into();
         self.history
-            .set_fate(m.id, Fate::Dropped, None, (&text.0, &text.1));
+            .set_fate(m.id, Fate::Dropped, None, (m.message.kind(), &summary));
         if self.dropped.len() >= DROPPED_KEPT {
             self.dropped.pop_front();
         }

@@ -49,6 +49,7 @@ impl World {
             for life in c.write_lives.observing_mut() {
                 life.observe(now, end, hw, &others);
             }
+            c.write_lives.settle();
         }
     }
 }

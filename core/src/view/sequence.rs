@@ -45,8 +45,8 @@ impl World {
                 if m.kind.is_empty() {
                     if let Some(f) = net.in_flight.get(&m.id) {
                         let v = message_view(f, false);
-                        m.kind = v.kind.into();
-                        m.summary = v.summary.into();
+                        m.kind = v.kind;
+                        m.summary = v.summary;
                     }
                 }
                 m
@@ -115,7 +115,7 @@ mod tests {
             && t.transition.time_ms > killed_at));
         // Requests to the dead leader failed; votes after the kill were delivered.
         assert!(s.messages.iter().any(|m| m.failed && m.from == leader));
-        assert!(s.messages.iter().any(|m| &*m.kind == "VoteRequest"
+        assert!(s.messages.iter().any(|m| m.kind == "VoteRequest"
             && m.send_ms > killed_at
             && m.fate == Fate::Delivered));
         assert!(s

@@ -462,12 +462,15 @@ pub enum ControllerMessage {
 
 impl ControllerMessage {
     /// Label for views.
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> &'static str {
+        use super::kind::{message_kind, Direction};
         match self {
-            ControllerMessage::Request { body, .. } => format!("{}Request", body.api_name()),
+            ControllerMessage::Request { body, .. } => {
+                message_kind(body.api_name(), Direction::Request)
+            }
             ControllerMessage::Response { body, .. } => match body {
-                ControllerResponse::Failed { api, .. } => format!("{api}Failed"),
-                other => format!("{}Response", other.api_name()),
+                ControllerResponse::Failed { api, .. } => message_kind(api, Direction::Failed),
+                other => message_kind(other.api_name(), Direction::Response),
             },
         }
     }

@@ -3,4 +3,5 @@
 //! fetches, as Kafka's generated `org.apache.kafka.common.message` classes.
 
 pub mod controller;
+pub mod kind;
 pub mod replica;

@@ -25,10 +25,10 @@ pub enum ReplicaMessage {
 
 impl ReplicaMessage {
     /// Label for views.
-    pub fn kind(&self) -> String {
+    pub fn kind(&self) -> &'static str {
         match self {
-            ReplicaMessage::Fetch { .. } => "ReplicaFetchRequest".into(),
-            ReplicaMessage::FetchResponse { .. } => "ReplicaFetchResponse".into(),
+            ReplicaMessage::Fetch { .. } => "ReplicaFetchRequest",
+            ReplicaMessage::FetchResponse { .. } => "ReplicaFetchResponse",
         }
     }
 

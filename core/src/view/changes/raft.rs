@@ -243,7 +243,7 @@ fn delivered_trigger(id: i32, time_ms: u64, after: &ClusterView) -> Option<Kafka
         .recently_delivered
         .iter()
         .filter(|m| m.to == id && m.arrive_ms == time_ms && !m.dropped)
-        .map(|m| m.kind.as_str())
+        .map(|m| m.kind)
         .collect();
     if kinds.contains(&"BeginQuorumEpochRequest") {
         Some(kafka::BEGIN_QUORUM_EPOCH)

@@ -106,7 +106,7 @@ pub(super) fn label_spots(
                 let (x, y, r) = label_position(
                     (sx, sy),
                     (ex, ey),
-                    &message_label(&d.m.kind),
+                    &message_label(d.m.kind),
                     &avoid,
                     &placed,
                 );

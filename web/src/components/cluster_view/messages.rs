@@ -73,7 +73,7 @@ pub(super) struct Drawn<'a> {
 impl<'a> Drawn<'a> {
     /// `m` as drawn; `delivered` when it already arrived.
     pub(super) fn of(m: &'a MessageView, delivered: bool) -> Drawn<'a> {
-        let (base, dir) = split_kind(&m.kind);
+        let (base, dir) = split_kind(m.kind);
         let failed = dir == "failed";
         let (from, to) = if failed {
             (m.to, m.from)
@@ -135,7 +135,7 @@ pub(super) fn draw_message(
     let (px, py) = (sx + (ex - sx) * progress, sy + (ey - sy) * progress);
     let class = classes!(
         "message",
-        message_class(&m.kind),
+        message_class(m.kind),
         (m.dropped || d.failed).then_some("dropped"),
         d.delivered.then_some("delivered")
     );
@@ -154,10 +154,10 @@ pub(super) fn draw_message(
             _ => "",
         }
     );
-    let label = message_label(&m.kind);
+    let label = message_label(m.kind);
     let _ = (ox, oy);
     html! {
-        <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.clone()}
+        <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.to_string()}
            data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={state}
            data-drawn-from={d.from.to_string()} data-drawn-to={d.to.to_string()}
            data-progress={format!("{progress:.3}")} opacity={format!("{opacity:.2}")}>

@@ -20,13 +20,13 @@ fn labels_and_classes() {
     assert_eq!(message_class("CreateTopicsRequest"), "msg-other");
 }
 
-fn message(id: u64, from: i32, to: i32, kind: &str, send_ms: u64) -> MessageView {
+fn message(id: u64, from: i32, to: i32, kind: &'static str, send_ms: u64) -> MessageView {
     MessageView {
         id,
         from,
         to,
-        kind: kind.into(),
-        summary: String::new(),
+        kind,
+        summary: "".into(),
         send_ms,
         arrive_ms: send_ms + 2,
         dropped: false,

@@ -36,7 +36,7 @@ fn routine(view: &ClusterView, d: &Drawn) -> bool {
     if d.base != "BeginQuorumEpoch" {
         return false;
     }
-    let (leader, other) = match split_kind(&d.m.kind).1 {
+    let (leader, other) = match split_kind(d.m.kind).1 {
         "resp" => (d.m.to, d.m.from),
         _ => (d.m.from, d.m.to),
     };
@@ -61,7 +61,7 @@ pub(super) fn traffic<'a>(view: &'a ClusterView, labels: &[String]) -> Traffic<'
         match chatter(d.base).filter(|_| !labelled) {
             Some(class) => {
                 // A link points from the requester to the node it asks.
-                let (from, to) = if split_kind(&d.m.kind).1 == "resp" {
+                let (from, to) = if split_kind(d.m.kind).1 == "resp" {
                     (d.to, d.from)
                 } else {
                     (d.from, d.to)

@@ -185,7 +185,7 @@ fn shown<'a>(
         !m.kind.is_empty()
             && m.send_ms >= start
             && m.send_ms <= end
-            && !hidden.contains(api_of(&m.kind))
+            && !hidden.contains(api_of(m.kind))
     })
 }
 
@@ -379,7 +379,7 @@ fn arrow(
     };
     let a = nodes.iter().position(|&(id, _)| id == from)?;
     let b = nodes.iter().position(|&(id, _)| id == to)?;
-    let (base, dir) = split_kind(&m.kind);
+    let (base, dir) = split_kind(m.kind);
     // A failed Vote of a Prospective node was a PreVote (the failure only names the API).
     let api = match (m.failed, base) {
         (true, "Vote") if state_at(seq, from, m.send_ms) == Some("Prospective") => "PreVote",

@@ -37,7 +37,7 @@ pub fn mermaid(d: &Diagram) -> String {
         ));
     }
     for a in &d.arrows {
-        let (_, dir) = split_kind(&a.m.kind);
+        let (_, dir) = split_kind(a.m.kind);
         let op = match (a.state.crossed(), a.response) {
             (false, false) => "->>",
             (false, true) => "-->>",

@@ -115,7 +115,7 @@ pub fn newest_change(seq: &SequenceView, hidden: &BTreeSet<String>) -> Option<u6
         .find(|m| {
             !m.failed
                 && matches!(m.fate, Fate::Delivered | Fate::InFlight)
-                && !hidden.contains(api_of(&m.kind))
+                && !hidden.contains(api_of(m.kind))
         })
         .map(|m| m.send_ms);
     transition.max(mark).max(message)
