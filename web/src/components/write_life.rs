@@ -347,7 +347,7 @@ fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeCaptions) 
     html! {
         <li class={classes!("wl-row", r.lane.class(), if done { "done" } else { "pending" }, latest.then_some("latest"))}
             data-step={r.key} data-ms={r.ms.map(|t| t.to_string()).unwrap_or_default()}
-            data-voter={r.voter.map(|v| v.to_string())} title={r.detail.clone()}>
+            data-voter={r.voter.map(|v| v.to_string())} title={format!("{} — {}", r.method, r.detail)}>
             { for cells }
             <span class="wl-text">
                 <code class="wl-method">{ r.method.clone() }</code>
