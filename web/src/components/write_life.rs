@@ -290,9 +290,11 @@ fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
              data-last-offset={l.last_offset.to_string()} data-snapshot={l.snapshot_epoch.to_string()}
              data-state={state}>
             <p class="wl-summary">
-                <code>{ short_name(&l.event) }</code>
-                { format!(" · controller {} · epoch {} · offset {}–{} · snapshot {} · {} ms",
-                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch, l.start_ms) }
+                <span class="wl-name"><code>{ short_name(&l.event) }</code>{ " · " }</span>
+                <span class="wl-name">{ "controller " }</span>
+                { format!("{} · epoch {} · offset {}–{} · snapshot {}",
+                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch) }
+                <span class="wl-at">{ format!(" · {} ms", l.start_ms) }</span>
             </p>
             <div class="wl-legend">
                 <span class="wl-event">{ c.legend[0] }</span>
