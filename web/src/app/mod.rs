@@ -15,16 +15,21 @@ use crate::components::help::HelpOverlay;
 use crate::components::image_panel::Toggled;
 use crate::components::layout::{save_split, stored_split};
 use crate::components::lesson_panel::{labels, set_query_param};
+use crate::components::speaker_panel::SpeakerPanel;
 use crate::components::welcome::{Welcome, WelcomeCard};
+use crate::presenter::link::{new_link, use_presenter_link, valid_link};
+use crate::presenter::Role;
 use crate::state::{Action, Lang, PageConfig, Playground};
 
 mod body;
+mod embed;
 mod frames;
 mod header;
 mod keys;
 mod session;
 
 use body::{scroll_focused_into_view, Body};
+use embed::{embed_error, embed_nav};
 use frames::use_frames;
 use header::header;
 use keys::{use_help_keys, use_page_keys};
@@ -174,6 +179,29 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     use_frames(&state);
     use_saved_address(&state);
     let restored = use_state(|| props.restored);
+    // The presenter pair (`?presenter=1|audience&link=`): the speaker's window names the link.
+    let role = props
+        .initial
+        .config
+        .presenter
+        .as_deref()
+        .and_then(Role::from_query_value);
+    let link = use_memo((), |_| {
+        let kept = props.initial.config.link.clone().filter(|l| valid_link(l));
+        kept.unwrap_or_else(|| {
+            let fresh = new_link();
+            set_query_param("link", Some(&fresh));
+            fresh
+        })
+    });
+    let peer = use_presenter_link(&state, role, &link);
+    let embed = props.initial.config.embed;
+    // What was wrong with an embed address, shown in the frame instead of the stage.
+    let embed_problem = use_memo((), |_| {
+        embed.then(|| props.initial.last_error.clone()).flatten()
+    });
+    // The audience's window and an embedded stage have no header.
+    let chromeless = embed || role == Some(Role::Audience);
     // The keyboard help overlay and its keys (`?`, Escape), on every page.
     let help_open = use_state(|| false);
     use_help_keys(&help_open);
@@ -182,7 +210,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         props.initial.lesson.is_none() && !props.restored && bare_address() && first_visit()
     });
 
-    let stage_mode = state.lesson.is_some() || *present;
+    let stage_mode = state.lesson.is_some() || *present || role.is_some() || embed;
     let panels = stage_panels(state.timeline.is_some());
     let stage = state.lesson.as_ref().map(|l| l.stage()).unwrap_or_default();
     let panel = current_panel(*picked, stage.panel, &panels);
@@ -208,7 +236,14 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         Callback::from(move |action: Action| dispatcher.dispatch(action))
     };
     let t = crate::chrome::chrome(state.lang);
+    let speaker = (role == Some(Role::Speaker)).then(|| {
+        html! {
+            <SpeakerPanel run={state.lesson.clone()} lang={state.lang} clock_ms={state.clock_ms}
+                          on_action={on_action.clone()} link={AttrValue::from((*link).clone())} peer={peer} />
+        }
+    });
     let body = Body {
+        speaker,
         state: &state,
         stage: &stage,
         step_key,
@@ -232,12 +267,24 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     }
     .html();
     let layout = if stage_mode { "stage" } else { "dashboard" };
+    let body = match &*embed_problem {
+        Some(problem) => embed_error(problem, state.lang),
+        None => body,
+    };
     html! {
         <ContextProvider<Lang> context={state.lang}>
-        <div class={classes!("page", layout)} id="playground" data-ready="true"
+        <div class={classes!("page", layout, chromeless.then_some("chromeless"), embed.then_some("embed"),
+                             role.map(|r| r.name()))}
+             id="playground" data-ready="true"
              data-lang={state.lang.code()} data-layout={layout}
+             data-presenter={role.map(|r| r.name())} data-embed={embed.then_some("true")}
              data-mode={if state.lesson.is_some() { "lesson" } else { "free" }}>
-            { header(&state, &present, &help_open, &on_action, t) }
+            if !chromeless {
+                { header(&state, &present, &help_open, &on_action, t) }
+            }
+            if embed && embed_problem.is_none() {
+                { embed_nav(&state, &on_action) }
+            }
             if *help_open {
                 <HelpOverlay lang={state.lang} on_close={close_help(&help_open)} />
             }
