@@ -186,13 +186,19 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         .presenter
         .as_deref()
         .and_then(Role::from_query_value);
-    let link = use_memo((), |_| {
+    let link = use_memo(role, |role| {
         let kept = props.initial.config.link.clone().filter(|l| valid_link(l));
-        kept.unwrap_or_else(|| {
-            let fresh = new_link();
-            set_query_param("link", Some(&fresh));
-            fresh
-        })
+        match (role, kept) {
+            (None, _) => String::new(),
+            (Some(_), Some(kept)) => kept,
+            (Some(role), None) => {
+                let fresh = new_link();
+                if *role == Role::Speaker {
+                    set_query_param("link", Some(&fresh));
+                }
+                fresh
+            }
+        }
     });
     let peer = use_presenter_link(&state, role, &link);
     let embed = props.initial.config.embed;
