@@ -15,10 +15,7 @@ use crate::components::help::HelpOverlay;
 use crate::components::image_panel::Toggled;
 use crate::components::layout::{save_split, stored_split};
 use crate::components::lesson_panel::{labels, set_query_param};
-use crate::components::speaker_panel::SpeakerPanel;
 use crate::components::welcome::{Welcome, WelcomeCard};
-use crate::presenter::link::{new_link, use_presenter_link, valid_link};
-use crate::presenter::Role;
 use crate::state::{Action, Lang, PageConfig, Playground};
 
 mod body;
@@ -26,13 +23,14 @@ mod embed;
 mod frames;
 mod header;
 mod keys;
+mod lecture;
 mod session;
 
 use body::{scroll_focused_into_view, Body};
-use embed::{embed_error, embed_nav};
 use frames::use_frames;
 use header::header;
 use keys::{use_help_keys, use_page_keys};
+use lecture::use_lecture;
 use session::{
     bare_address, first_visit, mark_visited, page_query, restored_banner, use_saved_address,
 };
@@ -157,6 +155,12 @@ fn on_welcome_choice(
     })
 }
 
+/// A callback that sends its action to `state`'s reducer.
+fn dispatch(state: &UseReducerHandle<Playground>) -> Callback<Action> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |action: Action| dispatcher.dispatch(action))
+}
+
 /// The page once the world is built.
 #[component]
 pub fn Playfield(props: &PlayfieldProps) -> Html {
@@ -179,35 +183,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     use_frames(&state);
     use_saved_address(&state);
     let restored = use_state(|| props.restored);
-    // The presenter pair (`?presenter=1|audience&link=`): the speaker's window names the link.
-    let role = props
-        .initial
-        .config
-        .presenter
-        .as_deref()
-        .and_then(Role::from_query_value);
-    let link = use_memo(role, |role| {
-        let kept = props.initial.config.link.clone().filter(|l| valid_link(l));
-        match (role, kept) {
-            (None, _) => String::new(),
-            (Some(_), Some(kept)) => kept,
-            (Some(role), None) => {
-                let fresh = new_link();
-                if *role == Role::Speaker {
-                    set_query_param("link", Some(&fresh));
-                }
-                fresh
-            }
-        }
-    });
-    let peer = use_presenter_link(&state, role, &link);
-    let embed = props.initial.config.embed;
-    // What was wrong with an embed address, shown in the frame instead of the stage.
-    let embed_problem = use_memo((), |_| {
-        embed.then(|| props.initial.last_error.clone()).flatten()
-    });
-    // The audience's window and an embedded stage have no header.
-    let chromeless = embed || role == Some(Role::Audience);
+    let lecture = use_lecture(&props.initial, &state);
     // The keyboard help overlay and its keys (`?`, Escape), on every page.
     let help_open = use_state(|| false);
     use_help_keys(&help_open);
@@ -216,7 +192,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         props.initial.lesson.is_none() && !props.restored && bare_address() && first_visit()
     });
 
-    let stage_mode = state.lesson.is_some() || *present || role.is_some() || embed;
+    let stage_mode = state.lesson.is_some() || *present || lecture.forces_stage();
     let panels = stage_panels(state.timeline.is_some());
     let stage = state.lesson.as_ref().map(|l| l.stage()).unwrap_or_default();
     let panel = current_panel(*picked, stage.panel, &panels);
@@ -237,19 +213,10 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     // The cluster column's share of the width, kept in localStorage.
     let split = use_state(stored_split);
 
-    let on_action = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |action: Action| dispatcher.dispatch(action))
-    };
+    let on_action = dispatch(&state);
     let t = crate::chrome::chrome(state.lang);
-    let speaker = (role == Some(Role::Speaker)).then(|| {
-        html! {
-            <SpeakerPanel run={state.lesson.clone()} lang={state.lang} clock_ms={state.clock_ms}
-                          on_action={on_action.clone()} link={AttrValue::from((*link).clone())} peer={peer} />
-        }
-    });
     let body = Body {
-        speaker,
+        speaker: lecture.speaker(&state, &on_action),
         state: &state,
         stage: &stage,
         step_key,
@@ -273,24 +240,15 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     }
     .html();
     let layout = if stage_mode { "stage" } else { "dashboard" };
-    let body = match &*embed_problem {
-        Some(problem) => embed_error(problem, state.lang),
-        None => body,
-    };
+    let body = lecture.body(body, &state);
     html! {
         <ContextProvider<Lang> context={state.lang}>
-        <div class={classes!("page", layout, chromeless.then_some("chromeless"), embed.then_some("embed"),
-                             role.map(|r| r.name()))}
-             id="playground" data-ready="true"
+        <div class={classes!("page", layout, lecture.classes())} id="playground" data-ready="true"
              data-lang={state.lang.code()} data-layout={layout}
-             data-presenter={role.map(|r| r.name())} data-embed={embed.then_some("true")}
+             data-presenter={lecture.role.map(|r| r.name())} data-embed={lecture.embed.then_some("true")}
              data-mode={if state.lesson.is_some() { "lesson" } else { "free" }}>
-            if !chromeless {
-                { header(&state, &present, &help_open, &on_action, t) }
-            }
-            if embed && embed_problem.is_none() {
-                { embed_nav(&state, &on_action) }
-            }
+            { for (!lecture.chromeless()).then(|| header(&state, &present, &help_open, &on_action, t)) }
+            { lecture.corner(&state, &on_action) }
             if *help_open {
                 <HelpOverlay lang={state.lang} on_close={close_help(&help_open)} />
             }

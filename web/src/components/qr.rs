@@ -84,7 +84,7 @@ pub fn QrButton(props: &QrButtonProps) -> Html {
     {
         let shown = shown.clone();
         use_effect_with(shown.is_some(), move |open| {
-            let listener = (*open).then(|| web_sys::window()).flatten().map(|w| {
+            let listener = (*open).then(web_sys::window).flatten().map(|w| {
                 EventListener::new(&w, "keydown", move |e| {
                     if let Some(k) = e.dyn_ref::<KeyboardEvent>() {
                         if k.key() == "Escape" {
