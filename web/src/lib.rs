@@ -11,6 +11,7 @@ pub mod bench;
 pub mod chrome;
 pub mod components;
 pub mod lessons;
+pub mod presenter;
 pub mod share;
 pub mod state;
 

@@ -174,14 +174,47 @@ pub fn save_query(query: &str) {
             );
         }
     }
-    if let Some(s) = storage() {
-        let _ = s.set_item(SESSION_KEY, query);
+    if let (Some(s), Some(kept)) = (storage(), kept_session(query)) {
+        let _ = s.set_item(SESSION_KEY, &kept);
     }
+}
+
+/// What of an address `localStorage` keeps as the session a bare address restores: not an
+/// embedded stage's nor an audience window's (they would take over the lecturer's page), and
+/// never the presenter pairing (`presenter=`, `link=`).
+pub fn kept_session(query: &str) -> Option<String> {
+    let has = |key: &str, value: Option<&str>| {
+        query
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| match p.split_once('=') {
+                Some((k, v)) => k == key && value.is_none_or(|want| v == want),
+                None => p == key,
+            })
+    };
+    if has("embed", None) || has("presenter", Some("audience")) {
+        return None;
+    }
+    Some(with_params(query, &[("presenter", None), ("link", None)]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_session_leaves_the_lecture_windows_out() {
+        assert_eq!(
+            kept_session("?lesson=02-election&presenter=1&link=ab&step=2").as_deref(),
+            Some("?lesson=02-election&step=2")
+        );
+        assert_eq!(
+            kept_session("?lesson=02-election&presenter=audience&link=ab"),
+            None
+        );
+        assert_eq!(kept_session("?embed=1&lesson=02-election&step=3"), None);
+        assert_eq!(kept_session("?seed=7").as_deref(), Some("?seed=7"));
+    }
 
     #[test]
     fn commands_survive_the_round_trip() {

@@ -34,6 +34,9 @@ pub struct Step {
     pub narration: Vec<Narration>,
     /// Stage directives (`focus`, `show`, `highlight`, `labels`) for this step.
     pub directives: Vec<Directive>,
+    /// Speaker notes for this step (`#note:` lines; the language is `ko`, `en` or `any`):
+    /// shown in the presenter's window only, never run or checked.
+    pub notes: Vec<Narration>,
     /// The command line (empty for a narration-only `pause`).
     pub command: String,
     /// Expected output, if the step pins it.
@@ -95,6 +98,7 @@ impl Lesson {
             steps: Vec::new(),
             narration: Vec::new(),
             directives: Vec::new(),
+            notes: Vec::new(),
             title: String::new(),
             title_ko: String::new(),
         };
@@ -104,7 +108,7 @@ impl Lesson {
             if line.trim().is_empty() {
                 p.i += 1;
             } else if let Some(rest) = line.strip_prefix('#') {
-                p.comment(rest);
+                p.comment(rest)?;
                 p.i += 1;
             } else if line == SEPARATOR {
                 return Err(p.err(p.i + 1, 1, "'----' without a command before it".into()));
@@ -140,6 +144,12 @@ impl Lesson {
                     out.push_str(&format!("# {}\n", n.text));
                 } else {
                     out.push_str(&format!("#{}: {}\n", n.lang, n.text));
+                }
+            }
+            for n in &s.notes {
+                match n.lang.as_str() {
+                    "any" => out.push_str(&format!("{NOTE}: {}\n", n.text)),
+                    lang => out.push_str(&format!("{NOTE}-{lang}: {}\n", n.text)),
                 }
             }
             for d in &s.directives {
@@ -187,6 +197,7 @@ struct Parser<'a> {
     steps: Vec<Step>,
     narration: Vec<Narration>,
     directives: Vec<Directive>,
+    notes: Vec<Narration>,
     title: String,
     title_ko: String,
 }
@@ -202,22 +213,33 @@ impl Parser<'_> {
         }
     }
 
-    /// A `#` line (its text after `#`): `#title:`, `#title-ko:`, or narration (`#ko:`, `#en:`,
-    /// or a bare `#` for any language).
-    fn comment(&mut self, rest: &str) {
+    /// A `#` line (its text after `#`): `#title:`, `#title-ko:`, a speaker note (`#note:`,
+    /// `#note-ko:`, `#note-en:`), or narration (`#ko:`, `#en:`, or a bare `#` for any language).
+    fn comment(&mut self, rest: &str) -> Result<(), ParseError> {
+        if let Some(note) = rest.strip_prefix(&NOTE[1..]) {
+            let n = parse_note(note).map_err(|(col, msg)| self.err(self.i + 1, col, msg))?;
+            self.notes.push(n);
+            return Ok(());
+        }
         let (lang, text) = match rest.split_once(':') {
             Some((l, t)) if l == "ko" || l == "en" => (l.to_string(), t.trim().to_string()),
             Some(("title", t)) => {
                 self.title = t.trim().to_string();
-                return;
+                return Ok(());
             }
             Some(("title-ko", t)) => {
                 self.title_ko = t.trim().to_string();
-                return;
+                return Ok(());
             }
             _ => ("any".to_string(), rest.trim().to_string()),
         };
         self.narration.push(Narration { lang, text });
+        Ok(())
+    }
+
+    /// Whether the next step has collected nothing yet (narration, directives, notes).
+    fn nothing_pending(&self) -> bool {
+        self.narration.is_empty() && self.directives.is_empty() && self.notes.is_empty()
     }
 
     /// A directive line, which must start at the first column.
@@ -237,11 +259,13 @@ impl Parser<'_> {
     /// A `pause` line: the step before pauses, or (after narration or directives of its own)
     /// a narration-only step that pauses.
     fn pause(&mut self) {
+        let nothing_pending = self.nothing_pending();
         match self.steps.last_mut() {
-            Some(s) if self.narration.is_empty() && self.directives.is_empty() => s.pause = true,
+            Some(s) if nothing_pending => s.pause = true,
             _ => self.steps.push(Step {
                 narration: std::mem::take(&mut self.narration),
                 directives: std::mem::take(&mut self.directives),
+                notes: std::mem::take(&mut self.notes),
                 command: String::new(),
                 expected: None,
                 pause: true,
@@ -266,6 +290,7 @@ impl Parser<'_> {
         self.steps.push(Step {
             narration: std::mem::take(&mut self.narration),
             directives: std::mem::take(&mut self.directives),
+            notes: std::mem::take(&mut self.notes),
             command,
             expected,
             pause: false,
@@ -319,10 +344,11 @@ impl Parser<'_> {
     /// The lesson: narration or directives left after the last command make a last,
     /// command-less step.
     fn finish(mut self) -> Lesson {
-        if !self.narration.is_empty() || !self.directives.is_empty() {
+        if !self.nothing_pending() {
             self.steps.push(Step {
                 narration: self.narration,
                 directives: self.directives,
+                notes: self.notes,
                 command: String::new(),
                 expected: None,
                 pause: false,
@@ -336,6 +362,44 @@ impl Parser<'_> {
             steps: self.steps,
         }
     }
+}
+
+/// How a speaker note line starts: `#note:` (any language), `#note-ko:`, `#note-en:`.
+pub const NOTE: &str = "#note";
+
+/// A speaker note: the text of a `#note…` line after `#note` (`: text`, `-ko: text`,
+/// `-en: text`); `Err` with the 1-based column and what is wrong.
+fn parse_note(rest: &str) -> Result<Narration, (usize, String)> {
+    // Columns count characters of the line, `#note` being the first five.
+    let col = |i: usize| NOTE.len() + 1 + rest[..i].chars().count();
+    let usage = "a speaker note is `#note: text`, `#note-ko: text` or `#note-en: text`";
+    let (lang, text, text_at) = if let Some(t) = rest.strip_prefix(':') {
+        ("any", t, 1)
+    } else if let Some(tagged) = rest.strip_prefix('-') {
+        let Some((lang, t)) = tagged.split_once(':') else {
+            return Err((
+                col(0),
+                format!("a note's language needs a ':' after it: {usage}"),
+            ));
+        };
+        if lang != "ko" && lang != "en" {
+            return Err((
+                col(1),
+                format!("unknown note language '{lang}' (ko or en): {usage}"),
+            ));
+        }
+        (lang, t, 2 + lang.len())
+    } else {
+        return Err((col(0), format!("expected ':' or '-ko:' / '-en:': {usage}")));
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return Err((col(text_at), format!("an empty speaker note: {usage}")));
+    }
+    Ok(Narration {
+        lang: lang.to_string(),
+        text: text.to_string(),
+    })
 }
 
 /// The lines of an expected output, each without trailing whitespace, joined by newlines.
@@ -405,5 +469,52 @@ mod tests {
         assert!(e.message.contains("unknown panel 'nothing'"), "{e}");
         let e = Lesson::parse("bad.lesson", " focus 1\n").unwrap_err();
         assert!(e.message.contains("directive must start"), "{e}");
+    }
+
+    #[test]
+    fn speaker_notes_belong_to_their_step_and_survive_a_rewrite() {
+        let text = "#ko: 안녕\n#note: both\n#note-ko: 한국어 메모\n#note-en: an English note\nstatus\n----\nx\n\n#note-en: closing words\npause\n";
+        let l = Lesson::parse("n.lesson", text).unwrap();
+        assert_eq!(l.steps.len(), 2);
+        let langs: Vec<(&str, &str)> = l.steps[0]
+            .notes
+            .iter()
+            .map(|n| (n.lang.as_str(), n.text.as_str()))
+            .collect();
+        assert_eq!(
+            langs,
+            [
+                ("any", "both"),
+                ("ko", "한국어 메모"),
+                ("en", "an English note")
+            ]
+        );
+        assert_eq!(l.steps[0].narration.len(), 1, "a note is not narration");
+        assert!(l.steps[1].command.is_empty() && l.steps[1].pause);
+        assert_eq!(l.steps[1].notes[0].text, "closing words");
+        let again = Lesson::parse("n.lesson", &l.render(&[Some("x".into()), None])).unwrap();
+        assert_eq!(again.steps, l.steps);
+    }
+
+    #[test]
+    fn a_malformed_note_is_an_error_with_its_place() {
+        let err = |text: &str| Lesson::parse("bad.lesson", text).unwrap_err();
+        let e = err("status\n\n#note-fr: bonjour\nstatus\n");
+        assert_eq!((e.line, e.column), (3, 7), "{e}");
+        assert!(e.message.contains("unknown note language 'fr'"), "{e}");
+        let e = err("#note:   \nstatus\n");
+        assert_eq!((e.line, e.column), (1, 7), "{e}");
+        assert!(e.message.contains("empty speaker note"), "{e}");
+        let e = err("#note-en:\nstatus\n");
+        assert!(e.message.contains("empty speaker note"), "{e}");
+        let e = err("#note text\n");
+        assert_eq!((e.line, e.column), (1, 6), "{e}");
+        assert!(e.message.contains("#note: text"), "{e}");
+        let e = err("#note-en text\n");
+        assert!(e.message.contains("needs a ':'"), "{e}");
+        // A bare `# note` (with a space) is narration, as before.
+        let l = Lesson::parse("ok.lesson", "# note this\nstatus\n").unwrap();
+        assert_eq!(l.steps[0].narration[0].text, "note this");
+        assert!(l.steps[0].notes.is_empty());
     }
 }

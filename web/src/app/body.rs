@@ -34,6 +34,8 @@ use crate::state::{Action, Playground};
 /// What the body is drawn from: the state, what the lesson step asks for, what the lecturer
 /// picked, and where the parts send their clicks.
 pub(super) struct Body<'a> {
+    /// The speaker's panel of the presenter view, in place of the strip's lesson panel.
+    pub(super) speaker: Option<Html>,
     /// The page's state.
     pub(super) state: &'a Playground,
     /// What the lesson step asks for (the default outside a lesson).
@@ -187,6 +189,9 @@ impl Body<'_> {
     /// The stage's strip: the lesson panel, or free play's time controls.
     fn strip(&self) -> Html {
         let state = self.state;
+        if let Some(speaker) = &self.speaker {
+            return speaker.clone();
+        }
         match &state.lesson {
             Some(run) => html! {
                 <LessonPanel run={run.clone()} lang={state.lang} clock_ms={state.clock_ms} on_action={self.on_action.clone()} />

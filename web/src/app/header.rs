@@ -7,6 +7,7 @@ use yew::prelude::*;
 use crate::chrome::Chrome;
 use crate::components::layout::{ProjectorButton, TextSize};
 use crate::components::lesson_panel::{set_query_param, LangToggle, LessonNav, LessonPicker};
+use crate::components::qr::QrButton;
 use crate::components::theme::ThemeToggle;
 use crate::state::{Action, Playground};
 
@@ -48,6 +49,7 @@ pub(super) fn header(
                 <TextSize />
                 <ThemeToggle />
                 <ProjectorButton label={t.projector} />
+                <QrButton lang={state.lang} />
                 <button id="btn-help" class="help-button" onclick={on_help_open}
                         title="Keyboard shortcuts (?)" aria-label={t.keys}>{"?"}</button>
             </header>

@@ -19,15 +19,18 @@ use crate::components::welcome::{Welcome, WelcomeCard};
 use crate::state::{Action, Lang, PageConfig, Playground};
 
 mod body;
+mod embed;
 mod frames;
 mod header;
 mod keys;
+mod lecture;
 mod session;
 
 use body::{scroll_focused_into_view, Body};
 use frames::use_frames;
 use header::header;
 use keys::{use_help_keys, use_page_keys};
+use lecture::use_lecture;
 use session::{
     bare_address, first_visit, mark_visited, page_query, restored_banner, use_saved_address,
 };
@@ -152,6 +155,12 @@ fn on_welcome_choice(
     })
 }
 
+/// A callback that sends its action to `state`'s reducer.
+fn dispatch(state: &UseReducerHandle<Playground>) -> Callback<Action> {
+    let dispatcher = state.dispatcher();
+    Callback::from(move |action: Action| dispatcher.dispatch(action))
+}
+
 /// The page once the world is built.
 #[component]
 pub fn Playfield(props: &PlayfieldProps) -> Html {
@@ -174,6 +183,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     use_frames(&state);
     use_saved_address(&state);
     let restored = use_state(|| props.restored);
+    let lecture = use_lecture(&props.initial, &state);
     // The keyboard help overlay and its keys (`?`, Escape), on every page.
     let help_open = use_state(|| false);
     use_help_keys(&help_open);
@@ -182,7 +192,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         props.initial.lesson.is_none() && !props.restored && bare_address() && first_visit()
     });
 
-    let stage_mode = state.lesson.is_some() || *present;
+    let stage_mode = state.lesson.is_some() || *present || lecture.forces_stage();
     let panels = stage_panels(state.timeline.is_some());
     let stage = state.lesson.as_ref().map(|l| l.stage()).unwrap_or_default();
     let panel = current_panel(*picked, stage.panel, &panels);
@@ -203,12 +213,10 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     // The cluster column's share of the width, kept in localStorage.
     let split = use_state(stored_split);
 
-    let on_action = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |action: Action| dispatcher.dispatch(action))
-    };
+    let on_action = dispatch(&state);
     let t = crate::chrome::chrome(state.lang);
     let body = Body {
+        speaker: lecture.speaker(&state, &on_action),
         state: &state,
         stage: &stage,
         step_key,
@@ -232,12 +240,15 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     }
     .html();
     let layout = if stage_mode { "stage" } else { "dashboard" };
+    let body = lecture.body(body, &state);
     html! {
         <ContextProvider<Lang> context={state.lang}>
-        <div class={classes!("page", layout)} id="playground" data-ready="true"
+        <div class={classes!("page", layout, lecture.classes())} id="playground" data-ready="true"
              data-lang={state.lang.code()} data-layout={layout}
+             data-presenter={lecture.role.map(|r| r.name())} data-embed={lecture.embed.then_some("true")}
              data-mode={if state.lesson.is_some() { "lesson" } else { "free" }}>
-            { header(&state, &present, &help_open, &on_action, t) }
+            { for (!lecture.chromeless()).then(|| header(&state, &present, &help_open, &on_action, t)) }
+            { lecture.corner(&state, &on_action) }
             if *help_open {
                 <HelpOverlay lang={state.lang} on_close={close_help(&help_open)} />
             }

@@ -45,7 +45,16 @@ pub struct PageConfig {
     pub present: bool,
     /// `?play=0`: a lesson's wait steps jump to their end instead of playing on screen.
     pub play_waits: bool,
+    /// `?presenter=1` (the speaker's window) or `?presenter=audience` (the room's), as written.
+    pub presenter: Option<String>,
+    /// `?link=`: which speaker and audience windows pair (letters and digits).
+    pub link: Option<String>,
+    /// `?embed=1`: the stage without the page's chrome, for an iframe in slides.
+    pub embed: bool,
 }
+
+/// The values `?presenter=` takes: the speaker's window (`1`, `speaker`) or the audience's.
+pub const PRESENTER_VALUES: [&str; 3] = ["1", "speaker", "audience"];
 
 /// In `cmds`, a line `#frames N MSms` stands for N frames of the play timer, MS virtual ms each.
 pub const FRAMES_PREFIX: &str = "#frames ";
@@ -101,7 +110,27 @@ impl PageConfig {
                 "?seed={v} is not a number; seed {DEFAULT_SEED} is used"
             ));
         }
+        let presenter = query_value(query, "presenter").map(str::to_string);
+        if let Some(v) = presenter
+            .as_deref()
+            .filter(|v| !PRESENTER_VALUES.contains(v))
+        {
+            url_errors.push(format!(
+                "?presenter={v}: use presenter=1 (the speaker's window) or presenter=audience"
+            ));
+        }
+        let embed = match query_value(query, "embed") {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(v) => {
+                url_errors.push(format!("?embed={v}: use embed=1"));
+                true
+            }
+        };
         Ok(PageConfig {
+            presenter: presenter.filter(|v| PRESENTER_VALUES.contains(&v.as_str())),
+            link: query_value(query, "link").map(str::to_string),
+            embed,
             step,
             cmds,
             url_error: (!url_errors.is_empty()).then(|| url_errors.join("; ")),
@@ -386,5 +415,28 @@ mod tests {
         let s = open("?cmds=bogus%0Astatus");
         assert!(s.last_error.is_none());
         assert!(s.scrollback[0].failed && !s.scrollback[1].failed);
+    }
+
+    #[test]
+    fn embed_and_presenter_addresses_are_read_and_broken_ones_explained() {
+        let c = PageConfig::from_query("?embed=1&lesson=02-election&step=3").unwrap();
+        assert!(c.embed && c.presenter.is_none());
+        let c = PageConfig::from_query("?presenter=audience&link=ab12").unwrap();
+        assert_eq!(
+            (c.presenter.as_deref(), c.link.as_deref()),
+            (Some("audience"), Some("ab12"))
+        );
+        let e = |q: &str| open(q).last_error.clone().unwrap_or_default();
+        assert!(e("?embed=1&lesson=nope").contains("no lesson 'nope'"));
+        assert!(e("?embed=1&lesson=02-election&step=999").contains("has"));
+        assert!(e("?embed=1&lesson=02-election&step=-2").contains("not a step number"));
+        assert!(
+            e("?embed=1&lesson=02-election&step=99999999999999999999999").contains("not a step")
+        );
+        assert!(e("?embed=yes&lesson=02-election").contains("?embed=yes"));
+        assert!(e("?presenter=2&lesson=02-election").contains("?presenter=2"));
+        assert!(open("?embed=1&lesson=02-election&step=3")
+            .last_error
+            .is_none());
     }
 }

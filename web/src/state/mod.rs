@@ -25,6 +25,7 @@ mod testing;
 
 pub use address::{
     lang_for, seed_from_query, PageConfig, FRAMES_PREFIX, MAX_REPLAY_FRAMES, MAX_REPLAY_PLAY_MS,
+    PRESENTER_VALUES,
 };
 pub use changes::{changes_since, StepBase};
 pub use lesson_run::LessonRun;
@@ -185,6 +186,9 @@ impl Playground {
             url_error: None,
             present: false,
             play_waits: true,
+            presenter: None,
+            link: None,
+            embed: false,
         }
         .build()
     }

@@ -25,6 +25,7 @@ use super::panels::{
     another_controller_active, brokers_running, controller_panel_shows_active, controller_tabs,
     hw_panel_matches, log_filter, state_diagram_leader,
 };
+use super::presenter;
 use super::sequence;
 use super::stage;
 use super::timeline_figure::lesson_timeline_figure;
@@ -40,6 +41,7 @@ pub(super) async fn checks(c: &Client, url: &str, artifacts: &Path) -> Result<()
     stage_checks(&mut t, c, url, artifacts).await;
     diagram_checks(&mut t, c, url, artifacts).await;
     address_checks(&mut t, c, url, artifacts).await;
+    toolkit_checks(&mut t, c, url, artifacts).await;
     if !t.ok() {
         screenshot(c, &artifacts.join("page-failure.png")).await;
     }
@@ -449,9 +451,34 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
     }
 }
 
+/// The lecturer's toolkit: the presenter pair, the embedded stage, the QR code.
+async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "?presenter=1: the speaker window (notes, next step, elapsed time) opens its audience window; they pair over a BroadcastChannel; → in either moves both; the audience shows the stage without the notes",
+            presenter::presenter_pairing(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "?embed=1&lesson=&step=: a chromeless stage, also in an iframe; an unknown lesson, a step out of range and a bad number show their error in the frame",
+            presenter::embed_stage(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() && has_election_lesson() {
+        t.check(
+            "the QR button shows a code of the share address at step 2, over 450 px at 1280x720; Escape closes it",
+            presenter::qr_code(c, url, artifacts),
+        )
+        .await;
+    }
+}
+
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    40 + 7 * usize::from(has_election_lesson())
+    40 + 10 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

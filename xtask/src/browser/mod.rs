@@ -4,7 +4,7 @@
 //! `driver` holds the browser plumbing and the page helpers every check uses, `checks` the list
 //! of checks in order; the checks themselves live by area: `free_play`, `panels`, `chrome`
 //! (theme, language, layout, help), `console`, `addresses`, `drawing`, `lessons`, `stage` and
-//! `timeline_figure`.
+//! `timeline_figure`; `presenter` the lecturer's toolkit (presenter view, embedding, QR).
 
 use std::fs;
 use std::path::Path;
@@ -23,6 +23,7 @@ mod driver;
 mod free_play;
 mod lessons;
 mod panels;
+mod presenter;
 mod sequence;
 mod stage;
 mod timeline_figure;

@@ -1,0 +1,192 @@
+//! The presenter pair's channel: a `BroadcastChannel` named after the pair's link id, the hook
+//! that sends what this window shows when it changes by itself and follows what the other
+//! window sends, and the audience window's address.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{BroadcastChannel, MessageEvent};
+use yew::prelude::*;
+
+use super::{Message, Pairing, Role, Shown, CHANNEL_PREFIX};
+use crate::components::lesson_panel::set_query_param;
+use crate::state::{Action, Playground};
+
+/// The longest link id an address may carry.
+pub const MAX_LINK_LEN: usize = 32;
+
+/// Whether `id` is a usable link id: 1 to [`MAX_LINK_LEN`] ASCII letters and digits.
+pub fn valid_link(id: &str) -> bool {
+    !id.is_empty() && id.len() <= MAX_LINK_LEN && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A fresh link id (eight base-36 digits; pairing is not security, only which windows talk).
+pub fn new_link() -> String {
+    let mut n = (js_sys::Math::random() * 36f64.powi(8)) as u64;
+    (0..8)
+        .map(|_| {
+            let d = (n % 36) as u32;
+            n /= 36;
+            char::from_digit(d, 36).unwrap_or('0')
+        })
+        .collect()
+}
+
+/// The audience window's address for link `link`: this page's address with
+/// `presenter=audience&link=<link>` in place of its own `presenter=` and `link=`.
+pub fn audience_query(search: &str, link: &str) -> String {
+    let mut pairs: Vec<&str> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| {
+            let key = p.split('=').next().unwrap_or_default();
+            !p.is_empty() && key != "presenter" && key != "link"
+        })
+        .collect();
+    let tail = format!("presenter=audience&link={link}");
+    pairs.push(&tail);
+    format!("?{}", pairs.join("&"))
+}
+
+/// Opens (or brings back) the audience window of `link`; `false` when the browser blocked it.
+pub fn open_audience(link: &str) -> bool {
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let location = window.location();
+    let search = location.search().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    let url = format!("{path}{}", audience_query(&search, link));
+    matches!(
+        window.open_with_url_and_target(&url, &format!("kraft-audience-{link}")),
+        Ok(Some(_))
+    )
+}
+
+/// The channel of a pair and its message listener (dropped, it stops listening).
+struct Channel {
+    channel: BroadcastChannel,
+    _listener: EventListener,
+}
+
+impl Drop for Channel {
+    fn drop(&mut self) {
+        self.channel.close();
+    }
+}
+
+/// Sends `msg` on `channel`.
+fn post(channel: &BroadcastChannel, msg: &Message) {
+    let _ = channel.post_message(&JsValue::from_str(&msg.encode()));
+}
+
+/// Carries out what following the other window asks: the URL keeps the lesson and language.
+fn apply(dispatcher: &UseReducerDispatcher<Playground>, actions: Vec<Action>) {
+    for action in actions {
+        match &action {
+            Action::ChooseLesson(i) => {
+                set_query_param("lesson", i.map(|i| crate::lessons::LESSONS[i].0))
+            }
+            Action::SetLang(lang) => set_query_param("lang", Some(lang.code())),
+            _ => {}
+        }
+        dispatcher.dispatch(action);
+    }
+}
+
+/// Pairs this window (of `role`, `None`: not a presenter window) with the other window of
+/// `link`: gives whether the other window has been heard from.
+#[hook]
+pub fn use_presenter_link(
+    state: &UseReducerHandle<Playground>,
+    role: Option<Role>,
+    link: &str,
+) -> bool {
+    let pairing = use_mut_ref(|| Pairing::new(role.unwrap_or(Role::Speaker)));
+    let channel = use_mut_ref(|| None::<Channel>);
+    let peer = use_state(|| false);
+    {
+        let (pairing, channel, peer) = (pairing.clone(), channel.clone(), peer.clone());
+        let dispatcher = state.dispatcher();
+        use_effect_with((role, link.to_string()), move |(role, link)| {
+            if let Some(role) = *role {
+                *channel.borrow_mut() = open_channel(role, link, pairing, dispatcher, peer);
+            }
+            move || drop(channel.borrow_mut().take())
+        });
+    }
+    let shown = Shown::of(state);
+    use_effect_with(shown, move |shown| {
+        if let Some(msg) = pairing.borrow_mut().observe(shown) {
+            if let Some(c) = channel.borrow().as_ref() {
+                post(&c.channel, &msg);
+            }
+        }
+    });
+    *peer
+}
+
+/// Opens the channel of `link` for a window of `role`, listens to it and says hello.
+fn open_channel(
+    role: Role,
+    link: &str,
+    pairing: Rc<RefCell<Pairing>>,
+    dispatcher: UseReducerDispatcher<Playground>,
+    peer: UseStateHandle<bool>,
+) -> Option<Channel> {
+    let channel = BroadcastChannel::new(&format!("{CHANNEL_PREFIX}{link}")).ok()?;
+    let answer_on = channel.clone();
+    let listener = EventListener::new(&channel, "message", move |e| {
+        let Some(text) = e
+            .dyn_ref::<MessageEvent>()
+            .and_then(|m| m.data().as_string())
+        else {
+            return;
+        };
+        let Some(msg) = Message::decode(&text) else {
+            return;
+        };
+        let (actions, answer) = pairing.borrow_mut().receive(&msg);
+        if pairing.borrow().peer && !*peer {
+            peer.set(true);
+        }
+        if let Some(a) = answer {
+            post(&answer_on, &a);
+        }
+        apply(&dispatcher, actions);
+    });
+    post(&channel, &Message::Hello(role));
+    Some(Channel {
+        channel,
+        _listener: listener,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_audience_address_keeps_the_lesson_and_names_the_link() {
+        assert_eq!(
+            audience_query("?lesson=02-election&presenter=1&lang=en&step=3", "ab12"),
+            "?lesson=02-election&lang=en&step=3&presenter=audience&link=ab12"
+        );
+        assert_eq!(
+            audience_query("?presenter=1&link=old", "new9"),
+            "?presenter=audience&link=new9"
+        );
+        assert_eq!(audience_query("", "x"), "?presenter=audience&link=x");
+    }
+
+    #[test]
+    fn link_ids_are_short_and_plain() {
+        assert!(valid_link("ab12XY"));
+        assert!(!valid_link(""));
+        assert!(!valid_link("a b"));
+        assert!(!valid_link("<script>"));
+        assert!(!valid_link(&"a".repeat(MAX_LINK_LEN + 1)));
+    }
+}
