@@ -80,6 +80,9 @@ pub struct WorldConfig {
     /// Run a QuorumController on every voter (off for Raft-only tests, as Kafka's
     /// RaftEventSimulationTest runs Raft alone).
     pub run_controllers: bool,
+    /// The rule switches (issue 18): all on, Kafka as it is, unless a lesson or the console
+    /// turns one off.
+    pub rules: crate::common::rules::Rules,
 }
 
 impl WorldConfig {
@@ -94,6 +97,7 @@ impl WorldConfig {
             network: NetworkConfig::default(),
             controller: ControllerConfig::default(),
             run_controllers: true,
+            rules: crate::common::rules::Rules::default(),
         }
     }
 
@@ -267,6 +271,27 @@ impl World {
     /// The configuration the world was built from.
     pub fn config(&self) -> &WorldConfig {
         &self.config
+    }
+
+    /// The rule switches in force.
+    pub fn rules(&self) -> crate::common::rules::Rules {
+        self.config.rules
+    }
+
+    /// Switch a rule while the cluster runs: it takes effect at the next event. A rule that
+    /// only acts when a process starts ([`Switchable::BeforeCluster`]) is refused.
+    ///
+    /// [`Switchable::BeforeCluster`]: crate::common::rules::Switchable::BeforeCluster
+    pub fn set_rule(&mut self, rule: crate::common::rules::Rule, on: bool) -> Result<(), String> {
+        use crate::common::rules::Switchable;
+        if rule.switchable() == Switchable::BeforeCluster && self.config.rules.get(rule) != on {
+            return Err(format!(
+                "set: rule.{} acts when a process starts; set it before `cluster`",
+                rule.name()
+            ));
+        }
+        self.config.rules.set(rule, on);
+        Ok(())
     }
 
     /// The cluster id.

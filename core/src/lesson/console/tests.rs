@@ -207,6 +207,40 @@ fn settings_take_kafkas_ranges_and_texts() {
 }
 
 #[test]
+fn rules_switch_before_and_during_a_run() {
+    use crate::common::rules::Rule;
+    let mut c = Console::new();
+    assert!(c
+        .exec("set rule.pre-vote=off")
+        .unwrap_err()
+        .contains("unknown rule 'pre-vote' (one of: prevote, durable-vote"));
+    assert!(c
+        .exec("set rule.prevote=no")
+        .unwrap_err()
+        .contains("on or off"));
+    c.exec("set rule.loader-catch-up=off rule.durable-vote=off")
+        .unwrap();
+    c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+        .unwrap();
+    let w = c.world.as_ref().unwrap();
+    assert_eq!(
+        w.rules().off(),
+        vec![Rule::DurableVote, Rule::LoaderCatchUp]
+    );
+    c.exec("set rule.durable-vote=on rule.check-quorum=off")
+        .unwrap();
+    assert_eq!(
+        c.world.as_ref().unwrap().rules().off(),
+        vec![Rule::CheckQuorum, Rule::LoaderCatchUp]
+    );
+    assert!(c
+        .exec("set rule.loader-catch-up=on")
+        .unwrap_err()
+        .contains("before `cluster`"));
+    assert!(c.exec("help set").unwrap().contains("rule.session-fencing"));
+}
+
+#[test]
 fn drop_rules_and_limits_are_checked() {
     let mut c = Console::new();
     c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
