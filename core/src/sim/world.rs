@@ -180,6 +180,8 @@ pub struct World {
     pub(super) admin: AdminClient,
     /// `events_run` at which running stops (a command's budget); `None`: no limit.
     pub(super) event_limit: Option<u64>,
+    /// What looks at the world after every event (the console's invariant monitor).
+    pub(super) watcher: super::watcher::WatcherSlot,
 }
 
 use super::admin_client::AdminClient;
@@ -248,6 +250,7 @@ impl World {
             fatal_faults: Vec::new(),
             admin: AdminClient::default(),
             event_limit: None,
+            watcher: Default::default(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
         for id in &ids {
@@ -524,6 +527,7 @@ impl World {
             Event::ControllerRun { node, .. } => self.run_controller(node),
         }
         self.observe_write_lives();
+        self.run_watcher();
     }
 
     /// Schedule node `id`'s QuorumController to run its next event at `at_ms` (a newer

@@ -35,7 +35,9 @@ impl Console {
         for (k, v) in &self.settings {
             crate::lesson::settings::apply(&mut config, k, *v);
         }
-        let world = World::new(config).map_err(|e| e.to_string())?;
+        let mut world = World::new(config).map_err(|e| e.to_string())?;
+        // Every invariant is checked after every event while the cluster runs (issue 18).
+        world.set_watcher(Some(Box::new(crate::invariants::InvariantMonitor::new())));
         self.marks.clear();
         self.world = Some(world);
         Ok(String::new())

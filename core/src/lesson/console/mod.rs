@@ -9,7 +9,7 @@
 //! - `cluster.rs`: `cluster`, `set`, `add-broker`
 //! - `faults.rs`: `kill`, `start`, `slow`, `partition`, `heal`, `drop`
 //! - `time.rs`: `step`, `tick`, `sleep`, `run`
-//! - `inspect.rs`: `status`, `mark`, `transitions`, `records`, `record-types`, `controller`,
+//! - `inspect.rs`: `status`, `invariants`, `mark`, `transitions`, `records`, `record-types`, `controller`,
 //!   `expect`
 //! - `timeline.rs`: `timeline`
 //! - `tools.rs`: any other name, run as one of Kafka's tools (`kafka-topics.sh`, `ls`, ...)
@@ -321,6 +321,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("heal", Console::heal),
     ("drop", Console::drop_messages),
     ("status", Console::status),
+    ("invariants", Console::invariants),
     ("mark", Console::mark),
     ("transitions", Console::transitions),
     ("records", Console::records),
