@@ -46,6 +46,8 @@ pub struct InvariantChecker {
     /// The checks the rule switches need (stale leaders, disruptive elections, images going
     /// back, expired sessions, fenced brokers in ISRs, snapshots at log start).
     rules: rule_checks::RuleChecks,
+    /// The first violation a check returned.
+    pub first_violation: Option<Violation>,
 }
 
 impl InvariantChecker {
@@ -65,8 +67,11 @@ impl InvariantChecker {
     /// Check every invariant against `world`; an error names the first broken one, with the
     /// event count, the time and the nodes involved.
     pub fn check(&mut self, world: &World) -> Result<(), Violation> {
-        self.check_all(world)
-            .map_err(|b| Violation::at(b, world.events_run(), world.now_ms()))
+        self.check_all(world).map_err(|b| {
+            let v = Violation::at(b, world.events_run(), world.now_ms());
+            self.first_violation.get_or_insert_with(|| v.clone());
+            v
+        })
     }
 
     fn check_all(&mut self, world: &World) -> Result<(), Broken> {
