@@ -181,7 +181,7 @@ pub struct World {
     /// `events_run` at which running stops (a command's budget); `None`: no limit.
     pub(super) event_limit: Option<u64>,
     /// What looks at the world after every event (the console's invariant monitor).
-    pub(super) watcher: super::watcher::WatcherSlot,
+    pub(super) watcher: WatcherSlot,
 }
 
 use super::admin_client::AdminClient;
@@ -607,5 +607,34 @@ fn node_name(id: i32) -> String {
         "admin".to_string()
     } else {
         id.to_string()
+    }
+}
+
+/// Something that looks at the world after every event.
+pub trait EventWatcher: fmt::Debug {
+    /// Called after every event with the world as it is now.
+    fn after_event(&mut self, world: &World);
+    /// A copy (worlds are cloned for checkpoints and rewinds).
+    fn clone_box(&self) -> Box<dyn EventWatcher>;
+    /// The watcher as `Any`, to read it back as its own type.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// The world's watcher slot: empty unless one was installed.
+#[derive(Default)]
+pub struct WatcherSlot(pub(super) Option<Box<dyn EventWatcher>>);
+
+impl Clone for WatcherSlot {
+    fn clone(&self) -> Self {
+        WatcherSlot(self.0.as_ref().map(|w| w.clone_box()))
+    }
+}
+
+impl fmt::Debug for WatcherSlot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(w) => write!(f, "WatcherSlot({w:?})"),
+            None => f.write_str("WatcherSlot(None)"),
+        }
     }
 }
