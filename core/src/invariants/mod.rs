@@ -6,6 +6,7 @@
 
 mod monitor;
 mod named;
+mod replay_cache;
 mod rule_checks;
 
 pub use monitor::InvariantMonitor;
@@ -48,6 +49,11 @@ pub struct InvariantChecker {
     rules: rule_checks::RuleChecks,
     /// The first violation a check returned.
     pub first_violation: Option<Violation>,
+    /// The committed log replayed incrementally, for the controller and image checks.
+    replay: replay_cache::CommittedReplay,
+    /// Compare only controllers whose applied offset is committed (the console's monitor:
+    /// an active controller's uncommitted writes are compared once they commit).
+    pub committed_only: bool,
 }
 
 impl InvariantChecker {
@@ -237,18 +243,13 @@ impl InvariantChecker {
         }
         from = from.max(log.start_offset());
         for offset in from..hw {
-            let batch_epoch = log
-                .batches()
-                .iter()
-                .find(|b| b.base_offset <= offset && offset <= b.last_offset())
-                .map(|b| b.partition_leader_epoch)
-                .ok_or_else(|| {
-                    broken(
-                        Invariant::CommittedDataNeverLost,
-                        &[node.id],
-                        format!("node {} lost offset {offset} below its HW", node.id),
-                    )
-                })?;
+            let batch_epoch = epoch_at(log, offset).ok_or_else(|| {
+                broken(
+                    Invariant::CommittedDataNeverLost,
+                    &[node.id],
+                    format!("node {} lost offset {offset} below its HW", node.id),
+                )
+            })?;
             let record = log.record_at(offset).expect("offset present").clone();
             let idx = offset as usize;
             if idx < self.committed.len() {
@@ -404,11 +405,7 @@ impl InvariantChecker {
                 continue;
             }
             self.verified_images.insert(node.id, key);
-            let replayed = crate::controller::QuorumController::replay_log_summary(
-                &node.disk.metadata_log,
-                at,
-            )
-            .map_err(|e| {
+            let replayed = self.replay_upto(&node.disk.metadata_log, at).map_err(|e| {
                 broken(
                     Invariant::BrokerImageMatchesController,
                     &[node.id],
@@ -431,6 +428,20 @@ impl InvariantChecker {
         Ok(())
     }
 
+    /// The state after `log`'s records up to `upto`: from the incremental replay of the
+    /// committed log when `upto` is committed (below every node's HW the logs are the
+    /// committed log, checked above), else a replay of `log` itself.
+    fn replay_upto(
+        &mut self,
+        log: &crate::raft::log::RaftLog,
+        upto: i64,
+    ) -> Result<Option<String>, String> {
+        match self.replay.summary_at(&self.committed, upto)? {
+            Some(s) => Ok(Some(s)),
+            None => crate::controller::QuorumController::replay_log_summary(log, upto),
+        }
+    }
+
     /// Every controller's state equals a replay of its log up to what it has applied.
     fn check_controllers(&mut self, world: &World) -> Result<(), Broken> {
         for node in world.nodes() {
@@ -443,20 +454,22 @@ impl InvariantChecker {
             if upto >= log.end_offset() {
                 continue;
             }
+            if self.committed_only && upto >= self.committed_len() {
+                continue;
+            }
             let held = c.state.summary();
             let key = (upto, held.clone());
             if self.verified_controllers.get(&node.id) == Some(&key) {
                 continue;
             }
             self.verified_controllers.insert(node.id, key);
-            let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
-                .map_err(|e| {
-                    broken(
-                        Invariant::ControllerStateIsCommittedReplay,
-                        &[node.id],
-                        format!("node {} log does not replay: {e}", node.id),
-                    )
-                })?;
+            let replayed = self.replay_upto(log, upto).map_err(|e| {
+                broken(
+                    Invariant::ControllerStateIsCommittedReplay,
+                    &[node.id],
+                    format!("node {} log does not replay: {e}", node.id),
+                )
+            })?;
             let Some(replayed) = replayed else { continue };
             if replayed != held {
                 return Err(broken(
@@ -482,7 +495,7 @@ fn check_hw_held_by_majority(
 ) -> Result<(), Broken> {
     let majority = voters.len() / 2 + 1;
     let log = &node.disk.metadata_log;
-    let want = log.record_at(hw - 1).cloned();
+    let want = log.record_at(hw - 1);
     let want_epoch = epoch_at(log, hw - 1);
     let holders = world
         .nodes()
@@ -491,7 +504,7 @@ fn check_hw_held_by_majority(
             let l = &n.disk.metadata_log;
             l.end_offset() >= hw
                 && (hw - 1 < l.start_offset()
-                    || (epoch_at(l, hw - 1) == want_epoch && l.record_at(hw - 1).cloned() == want))
+                    || (epoch_at(l, hw - 1) == want_epoch && l.record_at(hw - 1) == want))
         })
         .count();
     if holders < majority {

@@ -30,6 +30,7 @@ impl InvariantMonitor {
     pub fn new() -> Self {
         let mut checker = InvariantChecker::new();
         checker.controller_check_every = 8;
+        checker.committed_only = true;
         InvariantMonitor {
             checker,
             statuses: Invariant::ALL

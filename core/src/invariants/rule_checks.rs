@@ -18,8 +18,10 @@ pub struct RuleChecks {
     stale_since: BTreeMap<i32, u64>,
     /// Per node: its epoch at the last check.
     epochs: BTreeMap<i32, i32>,
-    /// (voter, other voter): the last time the links both ways were open.
-    reach: BTreeMap<(i32, i32), u64>,
+    /// The blocked links (from, to) at the last check.
+    blocked: std::collections::BTreeSet<(i32, i32)>,
+    /// Per blocked link: when it was first seen blocked.
+    blocked_since: BTreeMap<(i32, i32), u64>,
     /// Per node: the last time it was seen not running.
     down_at: BTreeMap<i32, u64>,
     /// Per node: (incarnation, newest image offset published in it, newest published in
@@ -95,14 +97,18 @@ impl RuleChecks {
         let now = world.now_ms();
         let q = &world.config().quorum;
         let window = 2 * (2 * q.election_timeout_ms + q.request_timeout_ms);
-        let net = world.network();
-        for &v in voters {
-            for &u in voters {
-                if u != v && !net.is_blocked(u, v) && !net.is_blocked(v, u) {
-                    self.reach.insert((v, u), now);
-                }
+        // The blocked links change only with commands: note when each link was first seen
+        // blocked (a link is open until then).
+        let blocked = &world.network().blocked;
+        if *blocked != self.blocked {
+            self.blocked_since.retain(|k, _| blocked.contains(k));
+            for k in blocked {
+                self.blocked_since.entry(*k).or_insert(now);
             }
+            self.blocked = blocked.clone();
         }
+        let last_open =
+            |from: i32, to: i32| self.blocked_since.get(&(from, to)).copied().unwrap_or(now);
         for n in world.nodes() {
             let Some(s) = running_state(n) else {
                 self.down_at.insert(n.id, now);
@@ -123,10 +129,10 @@ impl RuleChecks {
             }
             let reached = 1 + voters
                 .iter()
+                .filter(|u| **u != n.id)
                 .filter(|u| {
-                    self.reach
-                        .get(&(n.id, **u))
-                        .is_some_and(|t| now.saturating_sub(*t) <= window)
+                    let open = last_open(n.id, **u).min(last_open(**u, n.id));
+                    now.saturating_sub(open) <= window
                 })
                 .count();
             if reached <= voters.len() / 2 {
