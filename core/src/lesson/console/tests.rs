@@ -309,3 +309,39 @@ fn every_command_in_the_table_is_in_help() {
         assert!(HELP.contains(name), "help lists {name}");
     }
 }
+
+#[test]
+fn invariants_lists_each_by_name_and_the_first_violation() {
+    let run = |rule: &str| {
+        let mut c = Console::new();
+        c.exec(rule).unwrap();
+        c.exec("cluster controllers=101,102,103 brokers=1,2 seed=7")
+            .unwrap();
+        c.exec("run 20s").unwrap();
+        c.exec("kill -9 1").unwrap();
+        c.exec("run 30s").unwrap();
+        c.exec("invariants").unwrap()
+    };
+    let held = run("set rule.session-fencing=on");
+    assert_eq!(
+        held.lines().count(),
+        crate::invariants::Invariant::ALL.len(),
+        "{held}"
+    );
+    assert!(held.lines().all(|l| l.starts_with("ok   ")), "{held}");
+    assert!(held.contains("ok   SessionExpiredBrokerFenced"), "{held}");
+    let broken = run("set rule.session-fencing=off");
+    let line = broken
+        .lines()
+        .find(|l| l.starts_with("FAIL"))
+        .unwrap_or_else(|| panic!("{broken}"));
+    assert!(
+        line.starts_with("FAIL SessionExpiredBrokerFenced at event ") && line.contains(", 1]"),
+        "{line}"
+    );
+    assert!(broken.ends_with("rules off: session-fencing"), "{broken}");
+    assert!(Console::new()
+        .exec("invariants")
+        .unwrap_err()
+        .contains("no cluster yet"));
+}
