@@ -19,8 +19,10 @@ usage:
   kraft console
       Type console commands (the lesson language) against a live cluster (a pasted lesson's
       narration, pause and expected outputs are passed over).
-  kraft sweep [--from 0] [--seeds 1000]
+  kraft sweep [--from 0] [--seeds 1000] [--rule NAME=off]...
       Swarm-test seeds: random faults with invariants after every event, then liveness.
+      With --rule: a rule switched off; stops at the first seed and event where an
+      invariant broke and names it.
   kraft bench [--hours 1]
       Simulated seconds per wall second for 3 controllers + 3 brokers, idle.
 Durations: 250ms, 10s, 2m, 1h (a bare number is milliseconds).";
@@ -168,6 +170,7 @@ fn sim(args: &[String]) -> Result<String, String> {
 
 fn sweep(args: &[String]) -> Result<(), String> {
     let (mut from, mut count) = (0u64, 1000u64);
+    let mut rules = crate::common::rules::Rules::default();
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -175,6 +178,16 @@ fn sweep(args: &[String]) -> Result<(), String> {
         let v = args
             .get(i)
             .ok_or_else(|| format!("option {flag} needs a value"))?;
+        i += 1;
+        if flag == "--rule" {
+            let (name, value) = v
+                .split_once('=')
+                .ok_or_else(|| format!("--rule takes NAME=off or NAME=on, not '{v}'"))?;
+            let rule = crate::common::rules::Rule::from_name(name)
+                .ok_or_else(|| crate::common::rules::unknown_rule(name))?;
+            rules.set(rule, crate::common::rules::parse_switch(name, value)?);
+            continue;
+        }
         let n: u64 = v
             .parse()
             .map_err(|_| format!("'{v}' is not a whole number"))?;
@@ -183,7 +196,9 @@ fn sweep(args: &[String]) -> Result<(), String> {
             "--seeds" => count = n,
             other => return Err(format!("unknown option '{other}'")),
         }
-        i += 1;
+    }
+    if rules != crate::common::rules::Rules::default() {
+        return sweep_rules(from, count, rules);
     }
     let started = Instant::now();
     let mut bad = 0;
@@ -225,6 +240,39 @@ fn sweep(args: &[String]) -> Result<(), String> {
         return Err(format!("{bad} seeds failed"));
     }
     Ok(())
+}
+
+/// `sweep --rule NAME=off`: seeds until an invariant breaks; prints the seed, the event and
+/// the invariant, and stops (seeds that fail only their liveness bounds are counted).
+fn sweep_rules(from: u64, count: u64, rules: crate::common::rules::Rules) -> Result<(), String> {
+    let started = Instant::now();
+    let names: Vec<&str> = rules.off().iter().map(|r| r.name()).collect();
+    let mut liveness = 0;
+    for seed in from..from.saturating_add(count) {
+        let found = crate::swarm::first_violation(seed, rules, !rules.durable_vote);
+        match found {
+            (Some(v), _) => {
+                println!(
+                    "sweep with {} off: seed {seed} broke {} at event {} ({} ms), nodes {:?}, after {} seeds ({:.1} s):\n  {}",
+                    names.join(", "),
+                    v.invariant.name(),
+                    v.event,
+                    v.time_ms,
+                    v.nodes,
+                    seed - from + 1,
+                    started.elapsed().as_secs_f64(),
+                    v.message.lines().next().unwrap_or_default()
+                );
+                return Ok(());
+            }
+            (None, Some(_)) => liveness += 1,
+            (None, None) => {}
+        }
+    }
+    Err(format!(
+        "sweep with {} off: no invariant broke in {count} seeds ({liveness} failed only their liveness bounds)",
+        names.join(", ")
+    ))
 }
 
 fn read_lesson(path: &str) -> Result<crate::lesson::Lesson, String> {

@@ -26,6 +26,7 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "04-fencing",
     "05-check-quorum",
     "06-snapshots",
+    "07-rule-session-fencing",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.

@@ -13,4 +13,5 @@ pub mod node_log;
 pub mod offset_and_epoch;
 pub mod protocol;
 pub mod rng;
+pub mod rules;
 pub mod uuid;

@@ -71,6 +71,33 @@ impl OffsetControlManager {
         Ok(dropped)
     }
 
+    /// `deactivate` with the `revert-on-renounce` rule off (issue 18): the snapshots after
+    /// the last stable offset are deleted, their saved values merged away, so the state keeps
+    /// every uncommitted write. Gives the snapshot epochs deleted.
+    pub fn deactivate_keeping_state(
+        &mut self,
+        objects: &mut [&mut dyn Revertable],
+    ) -> Result<Vec<i64>, String> {
+        if !self.active() {
+            return Err("Can't deactivate inactive OffsetControlManager.".into());
+        }
+        let dropped: Vec<i64> = self
+            .snapshot_registry
+            .epochs()
+            .iter()
+            .copied()
+            .filter(|e| *e > self.last_stable_offset)
+            .collect();
+        for e in dropped.iter().rev() {
+            self.snapshot_registry
+                .delete_snapshot(*e, objects)
+                .map_err(|e| e.to_string())?;
+        }
+        self.transaction_start_offset = -1;
+        self.next_write_offset = -1;
+        Ok(dropped)
+    }
+
     /// `handleScheduleAppend(lastOffset)`: records up to `last_offset` were replayed in memory;
     /// snapshot the state after them.
     pub fn handle_schedule_append(&mut self, last_offset: i64) -> Result<(), String> {

@@ -51,12 +51,19 @@ pub struct MetadataLoader {
     pub snapshot_loads: u64,
     /// The last publication.
     pub last_publication: Option<Publication>,
+    /// The offset of this loader's first published image (for the invariants: a restarted
+    /// broker's first image is not older than what it published before).
+    pub first_published_offset: Option<i64>,
+    /// The `loader-catch-up` rule switched off (issue 18): publish at once, however far
+    /// behind the high watermark.
+    pub skip_catch_up: bool,
 }
 
 impl MetadataLoader {
     /// `stillNeedToCatchUp`: the offset read is below the high watermark - 1.
     fn still_need_to_catch_up(&self, offset: i64, high_watermark: Option<i64>) -> bool {
-        !self.caught_up && high_watermark.is_none_or(|hw| offset < hw - 1)
+        // RULE loader-catch-up (stillNeedToCatchUp): off, nothing waits for the HW.
+        !self.skip_catch_up && !self.caught_up && high_watermark.is_none_or(|hw| offset < hw - 1)
     }
 
     /// `handleCommit`: replay the batches, publish when caught up. Errors are replay faults.
@@ -140,6 +147,8 @@ impl MetadataLoader {
         };
         let image = delta.apply(p);
         self.publish_count += 1;
+        self.first_published_offset
+            .get_or_insert(image.provenance.offset);
         let publication = Publication {
             manifest: self
                 .pending_manifest

@@ -285,6 +285,7 @@ impl Parser<'_> {
         }
         let command = line.to_string();
         let cmd_line = self.i + 1;
+        self.check_rules_narrated(line, cmd_line)?;
         self.i += 1;
         let expected = self.expected()?;
         self.steps.push(Step {
@@ -296,6 +297,37 @@ impl Parser<'_> {
             pause: false,
             line: cmd_line,
         });
+        Ok(())
+    }
+
+    /// A `set rule.NAME=off` must be said out loud: the step's narration, in each language it
+    /// has, names the rule (issue 18). Unknown rules are left to `set` itself.
+    fn check_rules_narrated(&self, line: &str, cmd_line: usize) -> Result<(), ParseError> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("set") {
+            return Ok(());
+        }
+        for word in words {
+            let Some((name, value)) = word.strip_prefix("rule.").and_then(|w| w.split_once('='))
+            else {
+                continue;
+            };
+            if value.trim() != "off" {
+                continue;
+            }
+            let silent =
+                self.narration.is_empty() || self.narration.iter().any(|n| !n.text.contains(name));
+            if silent {
+                let column = line.find(word).map_or(1, |c| c + 1);
+                return Err(self.err(
+                    cmd_line,
+                    column,
+                    format!(
+                        "this step turns the rule {name} off: its narration (#ko: and #en:) must say so and name {name}"
+                    ),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -516,5 +548,22 @@ mod tests {
         let l = Lesson::parse("ok.lesson", "# note this\nstatus\n").unwrap();
         assert_eq!(l.steps[0].narration[0].text, "note this");
         assert!(l.steps[0].notes.is_empty());
+    }
+
+    #[test]
+    fn a_rule_turned_off_is_named_in_every_narration() {
+        let silent = "#ko: 규칙을 끕니다.\n#en: Turn a rule off.\nset rule.durable-vote=off\n";
+        let e = Lesson::parse("r.lesson", silent).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 5), "{e}");
+        assert!(e.message.contains("durable-vote"), "{e}");
+        let half =
+            "#ko: durable-vote 규칙을 끕니다.\n#en: Turn it off.\nset rule.durable-vote=off\n";
+        assert!(Lesson::parse("r.lesson", half).is_err());
+        let bare = "set tick.ms=100 rule.prevote=off\n";
+        assert_eq!(Lesson::parse("r.lesson", bare).unwrap_err().column, 17);
+        let said = "#ko: durable-vote 규칙을 끕니다.\n#en: Turn durable-vote off.\nset rule.durable-vote=off\n";
+        assert_eq!(Lesson::parse("r.lesson", said).unwrap().steps.len(), 1);
+        // Turning a rule back on needs no narration.
+        assert!(Lesson::parse("r.lesson", "set rule.prevote=on\n").is_ok());
     }
 }

@@ -4,6 +4,7 @@
 use super::messages::RaftMessage;
 use crate::common::node_log::{Level, LogFile, LogLine, NodeLog};
 use crate::common::rng::SimRng;
+use crate::common::rules::Rules;
 use crate::raft::disk::Disk;
 
 /// A message to send.
@@ -27,6 +28,8 @@ pub struct RaftIo<'a> {
     pub log: &'a mut NodeLog,
     /// Messages to send after the step.
     pub outbox: &'a mut Vec<Outbound>,
+    /// The rule switches in force (issue 18; all on by default).
+    pub rules: Rules,
 }
 
 impl RaftIo<'_> {

@@ -400,7 +400,13 @@ impl QuorumState {
                 ))
             }
         };
-        self.durable_transition_to(new_state, io);
+        // RULE durable-vote (transitionToUnattachedVotedState writes quorum-state before the
+        // VoteResponse goes out): off, the vote lives in memory only.
+        if io.rules.durable_vote {
+            self.durable_transition_to(new_state, io);
+        } else {
+            self.memory_transition_to(new_state, io);
+        }
         Ok(())
     }
 

@@ -83,6 +83,7 @@ impl World {
                 disk,
                 log,
                 outbox: &mut outbox,
+                rules: self.config.rules,
             };
             let r = f(
                 raft,
@@ -457,6 +458,7 @@ fn feed_loader(
     io: &mut RaftIo,
 ) -> Result<(), String> {
     let now = io.now_ms;
+    l.skip_catch_up = !io.rules.loader_catch_up;
     for e in events {
         match e {
             RaftEvent::Commit(batches) => l

@@ -11,6 +11,7 @@ pub mod network;
 pub mod node;
 mod process_control;
 pub mod scheduler;
+pub mod watcher;
 pub mod world;
 mod write_life_observer;
 

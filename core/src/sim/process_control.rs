@@ -166,6 +166,7 @@ impl World {
                 disk: &mut node.disk,
                 log: &mut node.log,
                 outbox: &mut outbox,
+                rules: self.config.rules,
             };
             node.controller_run_ms = None;
             node.controller_gen += 1;

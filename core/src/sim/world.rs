@@ -80,6 +80,9 @@ pub struct WorldConfig {
     /// Run a QuorumController on every voter (off for Raft-only tests, as Kafka's
     /// RaftEventSimulationTest runs Raft alone).
     pub run_controllers: bool,
+    /// The rule switches (issue 18): all on, Kafka as it is, unless a lesson or the console
+    /// turns one off.
+    pub rules: crate::common::rules::Rules,
 }
 
 impl WorldConfig {
@@ -94,6 +97,7 @@ impl WorldConfig {
             network: NetworkConfig::default(),
             controller: ControllerConfig::default(),
             run_controllers: true,
+            rules: crate::common::rules::Rules::default(),
         }
     }
 
@@ -176,6 +180,8 @@ pub struct World {
     pub(super) admin: AdminClient,
     /// `events_run` at which running stops (a command's budget); `None`: no limit.
     pub(super) event_limit: Option<u64>,
+    /// What looks at the world after every event (the console's invariant monitor).
+    pub(super) watcher: WatcherSlot,
 }
 
 use super::admin_client::AdminClient;
@@ -244,6 +250,7 @@ impl World {
             fatal_faults: Vec::new(),
             admin: AdminClient::default(),
             event_limit: None,
+            watcher: Default::default(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
         for id in &ids {
@@ -267,6 +274,27 @@ impl World {
     /// The configuration the world was built from.
     pub fn config(&self) -> &WorldConfig {
         &self.config
+    }
+
+    /// The rule switches in force.
+    pub fn rules(&self) -> crate::common::rules::Rules {
+        self.config.rules
+    }
+
+    /// Switch a rule while the cluster runs: it takes effect at the next event. A rule that
+    /// only acts when a process starts ([`Switchable::BeforeCluster`]) is refused.
+    ///
+    /// [`Switchable::BeforeCluster`]: crate::common::rules::Switchable::BeforeCluster
+    pub fn set_rule(&mut self, rule: crate::common::rules::Rule, on: bool) -> Result<(), String> {
+        use crate::common::rules::Switchable;
+        if rule.switchable() == Switchable::BeforeCluster && self.config.rules.get(rule) != on {
+            return Err(format!(
+                "set: rule.{} acts when a process starts; set it before `cluster`",
+                rule.name()
+            ));
+        }
+        self.config.rules.set(rule, on);
+        Ok(())
     }
 
     /// The cluster id.
@@ -499,6 +527,7 @@ impl World {
             Event::ControllerRun { node, .. } => self.run_controller(node),
         }
         self.observe_write_lives();
+        self.run_watcher();
     }
 
     /// Schedule node `id`'s QuorumController to run its next event at `at_ms` (a newer
@@ -578,5 +607,34 @@ fn node_name(id: i32) -> String {
         "admin".to_string()
     } else {
         id.to_string()
+    }
+}
+
+/// Something that looks at the world after every event.
+pub trait EventWatcher: fmt::Debug {
+    /// Called after every event with the world as it is now.
+    fn after_event(&mut self, world: &World);
+    /// A copy (worlds are cloned for checkpoints and rewinds).
+    fn clone_box(&self) -> Box<dyn EventWatcher>;
+    /// The watcher as `Any`, to read it back as its own type.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// The world's watcher slot: empty unless one was installed.
+#[derive(Default)]
+pub struct WatcherSlot(pub(super) Option<Box<dyn EventWatcher>>);
+
+impl Clone for WatcherSlot {
+    fn clone(&self) -> Self {
+        WatcherSlot(self.0.as_ref().map(|w| w.clone_box()))
+    }
+}
+
+impl fmt::Debug for WatcherSlot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(w) => write!(f, "WatcherSlot({w:?})"),
+            None => f.write_str("WatcherSlot(None)"),
+        }
     }
 }

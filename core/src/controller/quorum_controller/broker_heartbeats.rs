@@ -111,6 +111,11 @@ impl QuorumController {
         io: &mut RaftIo,
     ) -> (Vec<MetadataRecord>, bool) {
         const REPLICATION: &str = "org.apache.kafka.controller.ReplicationControlManager";
+        // RULE session-fencing (maybeFenceStaleBroker): off, a session that timed out is
+        // left alone and its broker stays unfenced.
+        if !io.rules.session_fencing {
+            return (Vec::new(), false);
+        }
         let Some(key) = self.heartbeats.tracker.maybe_remove_expired(io.now_ms) else {
             return (Vec::new(), false);
         };

@@ -205,10 +205,17 @@ impl QuorumController {
         io: &mut RaftIo,
     ) -> Result<(), String> {
         let base = last_offset - records.len() as i64 + 1;
+        // RULE snapshot-after-replay (replay, then handleScheduleAppend): off, the in-memory
+        // snapshot N is taken before record N is replayed, so a revert to N loses record N.
+        if !io.rules.snapshot_after_replay {
+            self.offset_control.handle_schedule_append(last_offset)?;
+        }
         for (i, r) in records.iter().enumerate() {
             self.replay(r, base + i as i64, io)?;
         }
-        self.offset_control.handle_schedule_append(last_offset)?;
+        if io.rules.snapshot_after_replay {
+            self.offset_control.handle_schedule_append(last_offset)?;
+        }
         self.process_batch_end_offset(op, last_offset, io)?;
         self.purgatory.add(last_offset, pending);
         Ok(())

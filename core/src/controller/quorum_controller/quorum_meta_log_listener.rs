@@ -255,7 +255,14 @@ impl QuorumController {
         }
         self.write_lives.failed(io.now_ms);
         let to = self.offset_control.last_stable_offset;
-        let dropped = self.offset_control.deactivate(&mut [&mut self.state])?;
+        // RULE revert-on-renounce (renounce -> revertToSnapshot(lastStableOffset)): off, the
+        // uncommitted writes stay in the state.
+        let dropped = if io.rules.revert_on_renounce {
+            self.offset_control.deactivate(&mut [&mut self.state])?
+        } else {
+            self.offset_control
+                .deactivate_keeping_state(&mut [&mut self.state])?
+        };
         self.last_revert = Some(Revert { to, dropped });
         self.queue.cancel_deferred("writeNoOpRecord");
         self.queue.cancel_deferred("maybeFenceStaleBroker");

@@ -130,6 +130,17 @@ impl QuorumController {
         Ok((logger, line.map(|l| (Level::Info, l)).into_iter().collect()))
     }
 
+    /// An empty controller to replay committed records into, one at a time (the invariant
+    /// checker's incremental replay of the committed log).
+    pub fn replayer() -> QuorumController {
+        QuorumController::new(-1, 0, Uuid::ZERO, ControllerConfig::default())
+    }
+
+    /// Replay one committed record at `offset` (see [`QuorumController::replayer`]).
+    pub fn replay_committed(&mut self, r: &MetadataRecord, offset: i64) -> Result<(), String> {
+        self.apply(r, offset).map(|_| ())
+    }
+
     /// The state a standby would hold after replaying `log`'s metadata records up to and
     /// including `upto`, as [`ControllerState::summary`](super::ControllerState::summary)
     /// text (the invariant "controller state equals replay of the committed log").

@@ -31,10 +31,13 @@ impl Console {
         }
         let mut config = WorldConfig::new(seed, controllers, brokers);
         config.combined = combined;
+        config.rules = self.rules;
         for (k, v) in &self.settings {
             crate::lesson::settings::apply(&mut config, k, *v);
         }
-        let world = World::new(config).map_err(|e| e.to_string())?;
+        let mut world = World::new(config).map_err(|e| e.to_string())?;
+        // Every invariant is checked after every event while the cluster runs (issue 18).
+        world.set_watcher(Some(Box::new(crate::invariants::InvariantMonitor::new())));
         self.marks.clear();
         self.world = Some(world);
         Ok(String::new())
@@ -48,6 +51,10 @@ impl Console {
             return Err("usage: set key=value ... (`help set` lists the settings)".into());
         }
         for (k, v) in key_values(args)? {
+            if let Some(name) = k.strip_prefix("rule.") {
+                self.set_rule(name, &v)?;
+                continue;
+            }
             let setting = crate::lesson::settings::find(&k)
                 .ok_or_else(|| crate::lesson::settings::unknown(&k))?;
             let n = setting.parse(&v)?;
@@ -66,6 +73,19 @@ impl Console {
             }
         }
         Ok(String::new())
+    }
+
+    /// `set rule.NAME=on|off`: before `cluster` for the next cluster; while it runs, at once
+    /// (a rule read only when a process starts is refused then: see `Rule::switchable`).
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
+        use crate::common::rules;
+        let rule = rules::Rule::from_name(name).ok_or_else(|| rules::unknown_rule(name))?;
+        let on = rules::parse_switch(name, value)?;
+        if let Some(w) = self.world.as_mut() {
+            w.set_rule(rule, on)?;
+        }
+        self.rules.set(rule, on);
+        Ok(())
     }
 
     /// `add-broker N`: a new, empty broker joins the running cluster.

@@ -1,5 +1,5 @@
-//! The commands that look at the cluster: `status`, `mark`, `transitions`, `records`,
-//! `record-types`, `controller` and `expect`.
+//! The commands that look at the cluster: `status`, `invariants`, `mark`, `transitions`,
+//! `records`, `record-types`, `controller` and `expect`.
 
 use super::{key_values, Call, Console};
 use crate::common::clock::log4j_timestamp;
@@ -11,6 +11,22 @@ impl Console {
         Ok(crate::view::status::status_table(self.world()?)
             .trim_end()
             .to_string())
+    }
+
+    /// `invariants`: one line per invariant, `ok` while it holds, else `FAIL` with its first
+    /// violation (event count, virtual time, nodes, what), as the monitor `cluster` installed
+    /// saw it after every event; then the rules switched off, if any.
+    pub(super) fn invariants(&mut self, _call: &Call) -> Result<String, String> {
+        let world = self.world()?;
+        let monitor = crate::invariants::InvariantMonitor::of(world)
+            .ok_or("invariants: this cluster runs without the invariant monitor")?;
+        let mut out = crate::invariants::status_text(monitor.statuses());
+        let off = world.rules().off();
+        if !off.is_empty() {
+            let names: Vec<&str> = off.iter().map(|r| r.name()).collect();
+            out.push_str(&format!("\nrules off: {}", names.join(", ")));
+        }
+        Ok(out)
     }
 
     /// `mark NAME`: remember the virtual time now, for `transitions after=` and `records since=`.

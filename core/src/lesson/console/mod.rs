@@ -9,7 +9,7 @@
 //! - `cluster.rs`: `cluster`, `set`, `add-broker`
 //! - `faults.rs`: `kill`, `start`, `slow`, `partition`, `heal`, `drop`
 //! - `time.rs`: `step`, `tick`, `sleep`, `run`
-//! - `inspect.rs`: `status`, `mark`, `transitions`, `records`, `record-types`, `controller`,
+//! - `inspect.rs`: `status`, `invariants`, `mark`, `transitions`, `records`, `record-types`, `controller`,
 //!   `expect`
 //! - `timeline.rs`: `timeline`
 //! - `tools.rs`: any other name, run as one of Kafka's tools (`kafka-topics.sh`, `ls`, ...)
@@ -36,6 +36,8 @@ pub struct Console {
     /// The simulated cluster.
     pub world: Option<World>,
     settings: BTreeMap<String, i64>,
+    /// The rule switches `set rule.NAME=...` gave (issue 18), for the next `cluster`.
+    rules: crate::common::rules::Rules,
     marks: BTreeMap<String, u64>,
     /// How much virtual time one `tick` is.
     pub tick_ms: u64,
@@ -57,6 +59,7 @@ impl Default for Console {
         Console {
             world: None,
             settings: BTreeMap::new(),
+            rules: Default::default(),
             marks: BTreeMap::new(),
             tick_ms: 100,
             max_command_ms: super::settings::DEFAULT_COMMAND_MAX_MS,
@@ -87,6 +90,8 @@ pub const MAX_STEP_EVENTS: u64 = 100_000;
 pub const HELP: &str = "\
 cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=104: a broker+controller voter)
 set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000); `help set` lists them
+set rule.NAME=off|on          switch one of KRaft's rules off to see what breaks (e.g. rule.durable-vote=off)
+invariants                    every invariant by name: holds, or its first violation (event, time, nodes)
 step [N]                      run the next N events, each described
 tick [N]                      run N ticks of tick.ms (100 ms) of virtual time
 sleep 15s | run 2s            let virtual time pass
@@ -118,6 +123,18 @@ pub fn settings_help() -> String {
             };
             format!("{:<50} {:<14} {}", s.name, range, s.doc)
         })
+        .chain(crate::common::rules::Rule::ALL.iter().map(|r| {
+            let when = match r.switchable() {
+                crate::common::rules::Switchable::Anytime => "on|off",
+                crate::common::rules::Switchable::BeforeCluster => "on|off, before cluster",
+            };
+            format!(
+                "{:<50} {:<14} removes {}",
+                format!("rule.{}", r.name()),
+                when,
+                r.kafka_code()
+            )
+        }))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -304,6 +321,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("heal", Console::heal),
     ("drop", Console::drop_messages),
     ("status", Console::status),
+    ("invariants", Console::invariants),
     ("mark", Console::mark),
     ("transitions", Console::transitions),
     ("records", Console::records),

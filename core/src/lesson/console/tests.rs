@@ -207,6 +207,40 @@ fn settings_take_kafkas_ranges_and_texts() {
 }
 
 #[test]
+fn rules_switch_before_and_during_a_run() {
+    use crate::common::rules::Rule;
+    let mut c = Console::new();
+    assert!(c
+        .exec("set rule.pre-vote=off")
+        .unwrap_err()
+        .contains("unknown rule 'pre-vote' (one of: prevote, durable-vote"));
+    assert!(c
+        .exec("set rule.prevote=no")
+        .unwrap_err()
+        .contains("on or off"));
+    c.exec("set rule.loader-catch-up=off rule.durable-vote=off")
+        .unwrap();
+    c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
+        .unwrap();
+    let w = c.world.as_ref().unwrap();
+    assert_eq!(
+        w.rules().off(),
+        vec![Rule::DurableVote, Rule::LoaderCatchUp]
+    );
+    c.exec("set rule.durable-vote=on rule.check-quorum=off")
+        .unwrap();
+    assert_eq!(
+        c.world.as_ref().unwrap().rules().off(),
+        vec![Rule::CheckQuorum, Rule::LoaderCatchUp]
+    );
+    assert!(c
+        .exec("set rule.loader-catch-up=on")
+        .unwrap_err()
+        .contains("before `cluster`"));
+    assert!(c.exec("help set").unwrap().contains("rule.session-fencing"));
+}
+
+#[test]
 fn drop_rules_and_limits_are_checked() {
     let mut c = Console::new();
     c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
@@ -274,4 +308,40 @@ fn every_command_in_the_table_is_in_help() {
     for (name, _) in COMMANDS {
         assert!(HELP.contains(name), "help lists {name}");
     }
+}
+
+#[test]
+fn invariants_lists_each_by_name_and_the_first_violation() {
+    let run = |rule: &str| {
+        let mut c = Console::new();
+        c.exec(rule).unwrap();
+        c.exec("cluster controllers=101,102,103 brokers=1,2 seed=7")
+            .unwrap();
+        c.exec("run 20s").unwrap();
+        c.exec("kill -9 1").unwrap();
+        c.exec("run 30s").unwrap();
+        c.exec("invariants").unwrap()
+    };
+    let held = run("set rule.session-fencing=on");
+    assert_eq!(
+        held.lines().count(),
+        crate::invariants::Invariant::ALL.len(),
+        "{held}"
+    );
+    assert!(held.lines().all(|l| l.starts_with("ok   ")), "{held}");
+    assert!(held.contains("ok   SessionExpiredBrokerFenced"), "{held}");
+    let broken = run("set rule.session-fencing=off");
+    let line = broken
+        .lines()
+        .find(|l| l.starts_with("FAIL"))
+        .unwrap_or_else(|| panic!("{broken}"));
+    assert!(
+        line.starts_with("FAIL SessionExpiredBrokerFenced at event ") && line.contains(", 1]"),
+        "{line}"
+    );
+    assert!(broken.ends_with("rules off: session-fencing"), "{broken}");
+    assert!(Console::new()
+        .exec("invariants")
+        .unwrap_err()
+        .contains("no cluster yet"));
 }

@@ -61,7 +61,10 @@ impl KafkaRaftClient {
         let end = io.disk.metadata_log.end_offset();
         let now = io.now_ms;
         let update = match &mut self.quorum.state {
-            EpochState::Leader(l) => l.update_local_state(end, now),
+            EpochState::Leader(l) => {
+                l.hw_epoch_start_rule = io.rules.hw_epoch_start;
+                l.update_local_state(end, now)
+            }
             _ => None,
         };
         if let Some(u) = update {

@@ -114,7 +114,10 @@ impl KafkaRaftClient {
             });
         let now = io.now_ms;
         let update = match &mut self.quorum.state {
-            EpochState::Leader(l) => l.update_replica_state(key, now, r.fetch_offset, leader_end),
+            EpochState::Leader(l) => {
+                l.hw_epoch_start_rule = io.rules.hw_epoch_start;
+                l.update_replica_state(key, now, r.fetch_offset, leader_end)
+            }
             _ => None,
         };
         resp.high_watermark = self.high_watermark().unwrap_or(-1);

@@ -221,6 +221,13 @@ impl KafkaRaftClient {
             ),
             _ => return Ok(u64::MAX),
         };
+        // RULE check-quorum (LeaderState.timeUntilCheckQuorumExpires): off, a leader that hears
+        // from no majority never resigns (and never wakes for it).
+        let until_check = if io.rules.check_quorum {
+            until_check
+        } else {
+            u64::MAX
+        };
         // A leader shutting down resigns (a single voter never gets here: its shutdown completes
         // at once).
         if self.shutdown.is_some() {

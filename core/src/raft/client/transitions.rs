@@ -28,7 +28,9 @@ impl KafkaRaftClient {
             EpochState::Prospective(p) => p.epoch_election.is_vote_granted(),
             _ => false,
         };
-        if granted {
+        // RULE prevote (KIP-996 ProspectiveState): off, no pre-votes are asked; the node
+        // bumps its epoch as a Candidate at once, as Raft without PreVote does.
+        if granted || !io.rules.prevote {
             self.transition_to_candidate(io)
         } else {
             self.reset_connections();

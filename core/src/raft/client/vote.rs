@@ -56,7 +56,8 @@ impl KafkaRaftClient {
                 id: r.replica_id,
                 directory_id: None,
             });
-        let up_to_date = r.last_offset >= self.end_offset(io);
+        // RULE vote-log-check (isLogUpToDate): off, every candidate's log counts as up to date.
+        let up_to_date = !io.rules.vote_log_check || r.last_offset >= self.end_offset(io);
         let granted = self
             .quorum
             .state

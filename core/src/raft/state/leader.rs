@@ -86,6 +86,8 @@ pub struct LeaderState {
     pub begin_quorum_epoch_deadline_ms: u64,
     /// fetchTimeoutMs
     pub fetch_timeout_ms: u64,
+    /// The `hw-epoch-start` rule switch, set by the client before every update (issue 18).
+    pub hw_epoch_start_rule: bool,
 }
 
 /// What changed after a replica's fetch.
@@ -131,6 +133,7 @@ impl LeaderState {
             check_quorum_deadline_ms: now_ms + check_quorum_timeout_ms,
             begin_quorum_epoch_deadline_ms: now_ms,
             fetch_timeout_ms,
+            hw_epoch_start_rule: true,
         }
     }
 
@@ -266,7 +269,9 @@ impl LeaderState {
         let sorted = self.voters_by_descending_end_offset();
         let index_of_hw = self.voter_states.len() / 2;
         let candidate = sorted[index_of_hw].1?;
-        if candidate <= self.epoch_start_offset {
+        // RULE hw-epoch-start (maybeUpdateHighWatermark: only past epochStartOffset, the Raft
+        // paper's figure 8): off, a majority holding an older epoch's offset commits it.
+        if self.hw_epoch_start_rule && candidate <= self.epoch_start_offset {
             return None;
         }
         match self.high_watermark {

@@ -1,6 +1,17 @@
 //! Safety checks run after every event in tests (as Kafka's RaftEventSimulationTest does):
 //! one leader per epoch, monotonic epochs and high watermarks, the HW held by a majority,
-//! committed entries never changed or lost, logs identical below the HW.
+//! committed entries never changed or lost, logs identical below the HW. Each check has a name
+//! ([`Invariant`]); a violation says which, at which event and time, on which nodes.
+//! [`InvariantMonitor`] keeps checking while the console runs and lists each invariant's status.
+
+mod monitor;
+mod named;
+mod replay_cache;
+mod rule_checks;
+
+pub use monitor::InvariantMonitor;
+use named::{broken, Broken};
+pub use named::{status_text, Invariant, InvariantStatus, Violation};
 
 use crate::raft::batch::Record;
 use crate::raft::snapshot::RawSnapshot;
@@ -33,6 +44,16 @@ pub struct InvariantChecker {
     pub checks: u64,
     /// Compare controller state with a replay every this many checks (1 = every event).
     pub controller_check_every: u64,
+    /// The checks the rule switches need (stale leaders, disruptive elections, images going
+    /// back, expired sessions, fenced brokers in ISRs, snapshots at log start).
+    rules: rule_checks::RuleChecks,
+    /// The first violation a check returned.
+    pub first_violation: Option<Violation>,
+    /// The committed log replayed incrementally, for the controller and image checks.
+    replay: replay_cache::CommittedReplay,
+    /// Compare only controllers whose applied offset is committed (the console's monitor:
+    /// an active controller's uncommitted writes are compared once they commit).
+    pub committed_only: bool,
 }
 
 impl InvariantChecker {
@@ -49,26 +70,40 @@ impl InvariantChecker {
         self.committed.len() as i64
     }
 
-    /// Check every invariant against `world`; an error names the first broken one.
-    pub fn check(&mut self, world: &World) -> Result<(), String> {
+    /// Check every invariant against `world`; an error names the first broken one, with the
+    /// event count, the time and the nodes involved.
+    pub fn check(&mut self, world: &World) -> Result<(), Violation> {
+        self.check_all(world).map_err(|b| {
+            let v = Violation::at(b, world.events_run(), world.now_ms());
+            self.first_violation.get_or_insert_with(|| v.clone());
+            v
+        })
+    }
+
+    fn check_all(&mut self, world: &World) -> Result<(), Broken> {
         self.checks += 1;
         if let Some(f) = world.fatal_faults().first() {
-            return Err(format!("fatal fault: {f}"));
+            let which = if f.contains("but we are the active controller") {
+                Invariant::LeaderNeverLoadSnapshot
+            } else {
+                Invariant::NoFatalFault
+            };
+            return Err(broken(which, &[], format!("fatal fault: {f}")));
         }
-        let now = world.now_ms();
         let voters: Vec<i32> = world.voters().iter().map(|v| v.key.id).collect();
         for node in world.nodes() {
-            self.check_raft_node(world, node, now, &voters)?;
+            self.check_raft_node(world, node, &voters)?;
         }
-        self.check_snapshots(world, now)?;
-        check_fenced_leaders(world, now)?;
+        self.rules.check(world, &voters)?;
+        self.check_snapshots(world)?;
+        check_fenced_leaders(world)?;
         // The replays cost: they run every `controller_check_every` checks.
         if self
             .checks
             .is_multiple_of(self.controller_check_every.max(1))
         {
-            self.check_images(world, now)?;
-            self.check_controllers(world, now)?;
+            self.check_images(world)?;
+            self.check_controllers(world)?;
         }
         Ok(())
     }
@@ -79,16 +114,15 @@ impl InvariantChecker {
         &mut self,
         world: &World,
         node: &Node,
-        now: u64,
         voters: &[i32],
-    ) -> Result<(), String> {
+    ) -> Result<(), Broken> {
         let Some(raft) = &node.raft else {
             return Ok(());
         };
-        self.check_epoch_and_leadership(node, raft, now)?;
+        self.check_epoch_and_leadership(node, raft)?;
         // The high watermark is monotonic within a process lifetime.
         if let Some(hw) = raft.high_watermark() {
-            self.check_high_watermark(world, node, raft, hw, now, voters)?;
+            self.check_high_watermark(world, node, raft, hw, voters)?;
         }
         Ok(())
     }
@@ -99,39 +133,35 @@ impl InvariantChecker {
         &mut self,
         node: &Node,
         raft: &KafkaRaftClient,
-        now: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), Broken> {
         let epoch = raft.quorum.epoch();
         let last = self.epoch_by_node.insert(node.id, epoch).unwrap_or(0);
         if epoch < last {
-            return Err(format!(
-                "at {now} ms node {} epoch went back from {last} to {epoch}",
-                node.id
+            return Err(broken(
+                Invariant::MonotonicEpoch,
+                &[node.id],
+                format!("node {} epoch went back from {last} to {epoch}", node.id),
             ));
         }
         // At most one leader per epoch.
         if raft.state().name() == "Leader" {
             if let Some(other) = self.leaders_by_epoch.insert(epoch, node.id) {
                 if other != node.id {
-                    return Err(format!(
-                        "at {now} ms two leaders in epoch {epoch}: {other} and {}",
-                        node.id
+                    return Err(broken(
+                        Invariant::SingleLeader,
+                        &[other, node.id],
+                        format!("two leaders in epoch {epoch}: {other} and {}", node.id),
                     ));
                 }
             }
-            self.check_leader_holds_committed(node, epoch, now)?;
+            self.check_leader_holds_committed(node, epoch)?;
         }
         Ok(())
     }
 
     /// A leader of an epoch at or after the newest committed entry's epoch holds every
     /// committed entry (older, stale leaders may not: they will resign).
-    fn check_leader_holds_committed(
-        &self,
-        node: &Node,
-        epoch: i32,
-        now: u64,
-    ) -> Result<(), String> {
+    fn check_leader_holds_committed(&self, node: &Node, epoch: i32) -> Result<(), Broken> {
         let log = &node.disk.metadata_log;
         if let Some((e, r)) = self.committed.last() {
             let last = self.committed_len() - 1;
@@ -140,13 +170,17 @@ impl InvariantChecker {
                 && last >= log.start_offset()
                 && (epoch_at(log, last) != Some(*e) || log.record_at(last) != Some(r))
             {
-                return Err(format!(
-                        "at {now} ms leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
+                return Err(broken(
+                    Invariant::CommittedDataNeverLost,
+                    &[node.id],
+                    format!(
+                        "leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
                         node.id,
                         epoch_at(log, last),
                         log.record_at(last),
                         (e, r)
-                    ));
+                    ),
+                ));
             }
         }
         Ok(())
@@ -160,37 +194,44 @@ impl InvariantChecker {
         node: &Node,
         raft: &KafkaRaftClient,
         hw: i64,
-        now: u64,
         voters: &[i32],
-    ) -> Result<(), String> {
+    ) -> Result<(), Broken> {
         let key = (node.incarnation, hw);
         if let Some((inc, prev)) = self.hw_by_node.get(&node.id).copied() {
             if inc == node.incarnation && hw < prev {
-                return Err(format!(
-                    "at {now} ms node {} high watermark went back from {prev} to {hw}",
-                    node.id
+                return Err(broken(
+                    Invariant::MonotonicHighWatermark,
+                    &[node.id],
+                    format!(
+                        "node {} high watermark went back from {prev} to {hw}",
+                        node.id
+                    ),
                 ));
             }
         }
         self.hw_by_node.insert(node.id, key);
         let log = &node.disk.metadata_log;
         if hw > log.end_offset() {
-            return Err(format!(
-                "at {now} ms node {} high watermark {hw} is past its LEO {}",
-                node.id,
-                log.end_offset()
+            return Err(broken(
+                Invariant::MonotonicHighWatermark,
+                &[node.id],
+                format!(
+                    "node {} high watermark {hw} is past its LEO {}",
+                    node.id,
+                    log.end_offset()
+                ),
             ));
         }
-        self.check_committed_below(node, hw, now)?;
+        self.check_committed_below(node, hw)?;
         if raft.state().name() == "Leader" && hw > log.start_offset() {
-            check_hw_held_by_majority(world, node, hw, now, voters)?;
+            check_hw_held_by_majority(world, node, hw, voters)?;
         }
         Ok(())
     }
 
     /// Entries below the HW are committed: record the new ones, compare the others with the
     /// record.
-    fn check_committed_below(&mut self, node: &Node, hw: i64, now: u64) -> Result<(), String> {
+    fn check_committed_below(&mut self, node: &Node, hw: i64) -> Result<(), Broken> {
         let log = &node.disk.metadata_log;
         let (inc, mut from) = self
             .verified_upto
@@ -202,27 +243,36 @@ impl InvariantChecker {
         }
         from = from.max(log.start_offset());
         for offset in from..hw {
-            let batch_epoch = log
-                .batches()
-                .iter()
-                .find(|b| b.base_offset <= offset && offset <= b.last_offset())
-                .map(|b| b.partition_leader_epoch)
-                .ok_or_else(|| format!("node {} lost offset {offset} below its HW", node.id))?;
+            let batch_epoch = epoch_at(log, offset).ok_or_else(|| {
+                broken(
+                    Invariant::CommittedDataNeverLost,
+                    &[node.id],
+                    format!("node {} lost offset {offset} below its HW", node.id),
+                )
+            })?;
             let record = log.record_at(offset).expect("offset present").clone();
             let idx = offset as usize;
             if idx < self.committed.len() {
                 if self.committed[idx] != (batch_epoch, record.clone()) {
-                    return Err(format!(
-                        "at {now} ms committed offset {offset} differs on node {}: {:?} vs committed {:?}",
-                        node.id,
-                        (batch_epoch, record),
-                        self.committed[idx]
+                    return Err(broken(
+                        Invariant::ConsistentCommittedData,
+                        &[node.id],
+                        format!(
+                            "committed offset {offset} differs on node {}: {:?} vs committed {:?}",
+                            node.id,
+                            (batch_epoch, record),
+                            self.committed[idx]
+                        ),
                     ));
                 }
             } else if idx == self.committed.len() {
-                self.record_committed(offset, batch_epoch, record, now)?;
+                self.record_committed(offset, batch_epoch, record)?;
             } else {
-                return Err(format!("committed offsets have a gap before {offset}"));
+                return Err(broken(
+                    Invariant::ConsistentCommittedData,
+                    &[node.id],
+                    format!("committed offsets have a gap before {offset}"),
+                ));
             }
         }
         self.verified_upto
@@ -237,13 +287,16 @@ impl InvariantChecker {
         offset: i64,
         batch_epoch: i32,
         record: Record,
-        now: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), Broken> {
         if let Record::Metadata(crate::metadata::MetadataRecord::BeginTransaction(b)) = &record {
             if b.name.as_deref() == Some("Bootstrap records") {
                 if let Some(first) = self.bootstrap_offset {
-                    return Err(format!(
-                        "at {now} ms bootstrap records committed twice: at offsets {first} and {offset}"
+                    return Err(broken(
+                        Invariant::ConsistentCommittedData,
+                        &[],
+                        format!(
+                            "bootstrap records committed twice: at offsets {first} and {offset}"
+                        ),
                     ));
                 }
                 self.bootstrap_offset = Some(offset);
@@ -255,7 +308,7 @@ impl InvariantChecker {
 
     /// Every snapshot holds the committed state at its end offset: the same on every node
     /// that has it, and equal to a replay of any log that can rebuild that offset.
-    fn check_snapshots(&mut self, world: &World, now: u64) -> Result<(), String> {
+    fn check_snapshots(&mut self, world: &World) -> Result<(), Broken> {
         for node in world.nodes() {
             for snap in node.disk.metadata_log.snapshots() {
                 let key = (node.id, snap.id.offset, snap.id.epoch);
@@ -268,14 +321,19 @@ impl InvariantChecker {
                     .get(&(snap.id.offset, snap.id.epoch))
                 {
                     Some(s) => s.clone(),
-                    None => self.first_snapshot_summary(world, node, snap, now)?,
+                    None => self.first_snapshot_summary(world, node, snap)?,
                 };
-                let mine = crate::controller::QuorumController::snapshot_summary(snap)?;
+                let mine = crate::controller::QuorumController::snapshot_summary(snap)
+                    .map_err(|e| broken(Invariant::SnapshotAtLogStart, &[node.id], e))?;
                 if mine != summary {
-                    return Err(format!(
-                        "at {now} ms snapshot {} differs between nodes (node {})",
-                        snap.file_name(),
-                        node.id
+                    return Err(broken(
+                        Invariant::SnapshotAtLogStart,
+                        &[node.id],
+                        format!(
+                            "snapshot {} differs between nodes (node {})",
+                            snap.file_name(),
+                            node.id
+                        ),
                     ));
                 }
             }
@@ -290,13 +348,16 @@ impl InvariantChecker {
         world: &World,
         node: &Node,
         snap: &RawSnapshot,
-        now: u64,
-    ) -> Result<String, String> {
+    ) -> Result<String, Broken> {
         let s = crate::controller::QuorumController::snapshot_summary(snap).map_err(|e| {
-            format!(
-                "at {now} ms snapshot {} on node {} does not replay: {e}",
-                snap.file_name(),
-                node.id
+            broken(
+                Invariant::SnapshotAtLogStart,
+                &[node.id],
+                format!(
+                    "snapshot {} on node {} does not replay: {e}",
+                    snap.file_name(),
+                    node.id
+                ),
             )
         })?;
         for other in world.nodes() {
@@ -306,16 +367,21 @@ impl InvariantChecker {
             {
                 continue;
             }
-            if let Some(r) =
-                crate::controller::QuorumController::replay_log_summary(log, snap.id.offset - 1)?
-            {
+            let replayed =
+                crate::controller::QuorumController::replay_log_summary(log, snap.id.offset - 1)
+                    .map_err(|e| broken(Invariant::SnapshotAtLogStart, &[other.id], e))?;
+            if let Some(r) = replayed {
                 if r != s {
-                    return Err(format!(
-                        "at {now} ms snapshot {} of node {} differs from node {}'s log replayed to {}:\nsnapshot:\n{s}\nlog:\n{r}",
-                        snap.file_name(),
-                        node.id,
-                        other.id,
-                        snap.id.offset - 1
+                    return Err(broken(
+                        Invariant::SnapshotAtLogStart,
+                        &[node.id, other.id],
+                        format!(
+                            "snapshot {} of node {} differs from node {}'s log replayed to {}:\nsnapshot:\n{s}\nlog:\n{r}",
+                            snap.file_name(),
+                            node.id,
+                            other.id,
+                            snap.id.offset - 1
+                        ),
                     ));
                 }
             }
@@ -327,7 +393,7 @@ impl InvariantChecker {
 
     /// Every broker's published MetadataImage equals the controller state (a replay of the
     /// log) at the image's offset.
-    fn check_images(&mut self, world: &World, now: u64) -> Result<(), String> {
+    fn check_images(&mut self, world: &World) -> Result<(), Broken> {
         for node in world.nodes() {
             let Some(l) = &node.loader else { continue };
             if l.publish_count == 0 {
@@ -339,25 +405,45 @@ impl InvariantChecker {
                 continue;
             }
             self.verified_images.insert(node.id, key);
-            let replayed = crate::controller::QuorumController::replay_log_summary(
-                &node.disk.metadata_log,
-                at,
-            )
-            .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
+            let replayed = self.replay_upto(&node.disk.metadata_log, at).map_err(|e| {
+                broken(
+                    Invariant::BrokerImageMatchesController,
+                    &[node.id],
+                    format!("node {} log does not replay: {e}", node.id),
+                )
+            })?;
             let Some(replayed) = replayed else { continue };
             if replayed != l.image.summary() {
-                return Err(format!(
-                    "at {now} ms broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
-                    node.id,
-                    l.image.summary()
+                return Err(broken(
+                    Invariant::BrokerImageMatchesController,
+                    &[node.id],
+                    format!(
+                        "broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
+                        node.id,
+                        l.image.summary()
+                    ),
                 ));
             }
         }
         Ok(())
     }
 
+    /// The state after `log`'s records up to `upto`: from the incremental replay of the
+    /// committed log when `upto` is committed (below every node's HW the logs are the
+    /// committed log, checked above), else a replay of `log` itself.
+    fn replay_upto(
+        &mut self,
+        log: &crate::raft::log::RaftLog,
+        upto: i64,
+    ) -> Result<Option<String>, String> {
+        match self.replay.summary_at(&self.committed, upto)? {
+            Some(s) => Ok(Some(s)),
+            None => crate::controller::QuorumController::replay_log_summary(log, upto),
+        }
+    }
+
     /// Every controller's state equals a replay of its log up to what it has applied.
-    fn check_controllers(&mut self, world: &World, now: u64) -> Result<(), String> {
+    fn check_controllers(&mut self, world: &World) -> Result<(), Broken> {
         for node in world.nodes() {
             let Some(c) = &node.controller else { continue };
             if node.raft.as_ref().is_some_and(|r| r.pending_records() > 0) {
@@ -368,19 +454,31 @@ impl InvariantChecker {
             if upto >= log.end_offset() {
                 continue;
             }
+            if self.committed_only && upto >= self.committed_len() {
+                continue;
+            }
             let held = c.state.summary();
             let key = (upto, held.clone());
             if self.verified_controllers.get(&node.id) == Some(&key) {
                 continue;
             }
             self.verified_controllers.insert(node.id, key);
-            let replayed = crate::controller::QuorumController::replay_log_summary(log, upto)
-                .map_err(|e| format!("at {now} ms node {} log does not replay: {e}", node.id))?;
+            let replayed = self.replay_upto(log, upto).map_err(|e| {
+                broken(
+                    Invariant::ControllerStateIsCommittedReplay,
+                    &[node.id],
+                    format!("node {} log does not replay: {e}", node.id),
+                )
+            })?;
             let Some(replayed) = replayed else { continue };
             if replayed != held {
-                return Err(format!(
-                    "at {now} ms controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
-                    node.id
+                return Err(broken(
+                    Invariant::ControllerStateIsCommittedReplay,
+                    &[node.id],
+                    format!(
+                        "controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
+                        node.id
+                    ),
                 ));
             }
         }
@@ -393,12 +491,11 @@ fn check_hw_held_by_majority(
     world: &World,
     node: &Node,
     hw: i64,
-    now: u64,
     voters: &[i32],
-) -> Result<(), String> {
+) -> Result<(), Broken> {
     let majority = voters.len() / 2 + 1;
     let log = &node.disk.metadata_log;
-    let want = log.record_at(hw - 1).cloned();
+    let want = log.record_at(hw - 1);
     let want_epoch = epoch_at(log, hw - 1);
     let holders = world
         .nodes()
@@ -407,30 +504,38 @@ fn check_hw_held_by_majority(
             let l = &n.disk.metadata_log;
             l.end_offset() >= hw
                 && (hw - 1 < l.start_offset()
-                    || (epoch_at(l, hw - 1) == want_epoch && l.record_at(hw - 1).cloned() == want))
+                    || (epoch_at(l, hw - 1) == want_epoch && l.record_at(hw - 1) == want))
         })
         .count();
     if holders < majority {
-        return Err(format!(
-            "at {now} ms leader {} has HW {hw} but only {holders} voters hold offset {}",
-            node.id,
-            hw - 1
+        return Err(broken(
+            Invariant::MajorityReachedHighWatermark,
+            &[node.id],
+            format!(
+                "leader {} has HW {hw} but only {holders} voters hold offset {}",
+                node.id,
+                hw - 1
+            ),
         ));
     }
     Ok(())
 }
 
 /// A fenced broker never leads a partition (in any controller's state).
-fn check_fenced_leaders(world: &World, now: u64) -> Result<(), String> {
+fn check_fenced_leaders(world: &World) -> Result<(), Broken> {
     for node in world.nodes() {
         let Some(c) = &node.controller else { continue };
         let brokers = &c.state.cluster.brokers;
         for t in c.state.replication.topics.values() {
             for p in t.parts.values() {
                 if p.leader >= 0 && brokers.get(&p.leader).is_some_and(|b| b.record.fenced) {
-                    return Err(format!(
-                        "at {now} ms controller {} has fenced broker {} leading {}-{}",
-                        node.id, p.leader, t.name, p.partition_id
+                    return Err(broken(
+                        Invariant::NoFencedBrokerInIsr,
+                        &[node.id, p.leader],
+                        format!(
+                            "controller {} has fenced broker {} leading {}-{}",
+                            node.id, p.leader, t.name, p.partition_id
+                        ),
                     ));
                 }
             }
