@@ -145,6 +145,8 @@ pub struct Chrome {
     pub tab_processes: &'static str,
     /// The stage tab of the sequence diagram.
     pub tab_sequence: &'static str,
+    /// Tab: the life of a write.
+    pub tab_write: &'static str,
     /// The partitions panel's heading.
     pub partitions: &'static str,
     /// The partitions panel without partitions.
@@ -171,6 +173,8 @@ pub struct Chrome {
     pub adaptive: &'static str,
     /// Where a panel needs a node and none is selected.
     pub no_node: &'static str,
+    /// The write panel before the active controller has written anything.
+    pub no_write: &'static str,
     /// The write-life card (article section 3).
     pub write_life: &'static WriteLifeCaptions,
 }
@@ -245,6 +249,7 @@ const KO: Chrome = Chrome {
     tab_console: "콘솔",
     tab_processes: "프로세스",
     tab_sequence: "시퀀스",
+    tab_write: "쓰기",
     partitions: "데이터 파티션 (활성 컨트롤러 기준)",
     no_partitions: "아직 토픽이 없습니다.",
     log_strip: "메타데이터 로그",
@@ -258,6 +263,7 @@ const KO: Chrome = Chrome {
     dashboard: "전체 보기",
     adaptive: "적응형",
     no_node: "노드를 고르세요",
+    no_write: "활성 컨트롤러가 아직 쓴 것이 없습니다",
     write_life: &WRITE_LIFE_KO,
 };
 
@@ -331,6 +337,7 @@ const EN: Chrome = Chrome {
     tab_console: "Console",
     tab_processes: "Processes",
     tab_sequence: "Sequence",
+    tab_write: "Write",
     partitions: "data partitions (as the active controller has them)",
     no_partitions: "no topics yet",
     log_strip: "metadata log",
@@ -344,6 +351,7 @@ const EN: Chrome = Chrome {
     dashboard: "Dashboard",
     adaptive: "adaptive",
     no_node: "pick a node",
+    no_write: "the active controller has written nothing yet",
     write_life: &WRITE_LIFE_EN,
 };
 

@@ -181,7 +181,7 @@ async fn step_latency(c: &Client, base: &str, profile: bool) -> Result<()> {
 }
 
 /// Step clicks on the lecture stage (free play with `?present=1` at 1280×720: the drawing, the
-/// log strip and one side panel: the Raft states, then the sequence diagram).
+/// log strip and one side panel: the Raft states, then each figure of issue 17 in turn).
 async fn stage_latency(c: &Client, base: &str) -> Result<()> {
     crate::browser::set_viewport(c, 1280, 720).await?;
     c.goto(&format!("{base}?seed=1&present=1")).await?;
@@ -199,21 +199,32 @@ async fn stage_latency(c: &Client, base: &str) -> Result<()> {
         &handler,
     );
     println!("  elements in the page:   {elements}");
-    // The same with the sequence diagram as the side panel (redrawn on every step).
-    c.find(Locator::Css("#tab-sequence")).await?.click().await?;
-    c.wait()
-        .at_most(Duration::from_secs(30))
-        .for_element(Locator::Css("#sequence"))
-        .await?;
-    let (times, handler, _) = step_clicks(c, STEP_CLICKS).await?;
-    print_latency(
-        &format!(
-            "step click on the stage with the sequence diagram shown, {} clicks",
-            times.len()
-        ),
-        &times,
-        &handler,
-    );
+    // The same with each of the figures as the side panel (redrawn on every step).
+    for (tab, figure) in [
+        ("sequence", "#sequence"),
+        ("write", "#write-life, .stage-side .empty"),
+        ("controller", "#controller-status"),
+        ("brokers", "#broker-state-diagram"),
+        ("states", "#state-diagram"),
+    ] {
+        c.find(Locator::Css(&format!("#tab-{tab}")))
+            .await?
+            .click()
+            .await?;
+        c.wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css(figure))
+            .await?;
+        let (times, handler, _) = step_clicks(c, STEP_CLICKS).await?;
+        print_latency(
+            &format!(
+                "step click on the stage with the {tab} panel shown, {} clicks",
+                times.len()
+            ),
+            &times,
+            &handler,
+        );
+    }
     Ok(())
 }
 

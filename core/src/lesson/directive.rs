@@ -33,11 +33,13 @@ pub enum Panel {
     Processes,
     /// The sequence diagram: messages between the nodes over recent virtual time.
     Sequence,
+    /// The life of the active controller's last write (the article's section 3), alone.
+    Write,
 }
 
 impl Panel {
     /// Every panel, in the order of the stage's tabs.
-    pub const ALL: [Panel; 12] = [
+    pub const ALL: [Panel; 13] = [
         Panel::States,
         Panel::Hw,
         Panel::Log,
@@ -50,6 +52,7 @@ impl Panel {
         Panel::Console,
         Panel::Processes,
         Panel::Sequence,
+        Panel::Write,
     ];
 
     /// Its name in `show <panel>` and in the page's element ids.
@@ -67,6 +70,7 @@ impl Panel {
             Panel::Console => "console",
             Panel::Processes => "processes",
             Panel::Sequence => "sequence",
+            Panel::Write => "write",
         }
     }
 

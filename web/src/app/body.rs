@@ -28,6 +28,7 @@ use crate::components::stage::StageTabs;
 use crate::components::state_diagram::StateDiagram;
 use crate::components::step_changes::StepChanges;
 use crate::components::timeline_panel::TimelinePanel;
+use crate::components::write_life::WriteLifeCard;
 use crate::state::{Action, Playground};
 
 /// What the body is drawn from: the state, what the lesson step asks for, what the lecturer
@@ -167,6 +168,12 @@ impl Body<'_> {
                 </>
             },
             Panel::Sequence => self.sequence(view),
+            Panel::Write => match view.active_controller() {
+                Some((_, c)) if !c.write_lives.is_empty() => html! {
+                    <div class="write-panel"><WriteLifeCard lives={c.write_lives.clone()} /></div>
+                },
+                _ => html! { <p class="empty">{ self.t.no_write }</p> },
+            },
         }
     }
 

@@ -22,6 +22,7 @@ pub fn panel_label(panel: Panel, t: &Chrome) -> &'static str {
         Panel::Console => t.tab_console,
         Panel::Processes => t.tab_processes,
         Panel::Sequence => t.tab_sequence,
+        Panel::Write => t.tab_write,
     }
 }
 

@@ -290,9 +290,11 @@ fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
              data-last-offset={l.last_offset.to_string()} data-snapshot={l.snapshot_epoch.to_string()}
              data-state={state}>
             <p class="wl-summary">
-                <code>{ short_name(&l.event) }</code>
-                { format!(" · controller {} · epoch {} · offset {}–{} · snapshot {} · {} ms",
-                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch, l.start_ms) }
+                <span class="wl-name"><code>{ short_name(&l.event) }</code>{ " · " }</span>
+                <span class="wl-name">{ "controller " }</span>
+                { format!("{} · epoch {} · offset {}–{} · snapshot {}",
+                          l.controller_id, l.epoch, l.base_offset, l.last_offset, l.snapshot_epoch) }
+                <span class="wl-at">{ format!(" · {} ms", l.start_ms) }</span>
             </p>
             <div class="wl-legend">
                 <span class="wl-event">{ c.legend[0] }</span>
@@ -347,7 +349,7 @@ fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeCaptions) 
     html! {
         <li class={classes!("wl-row", r.lane.class(), if done { "done" } else { "pending" }, latest.then_some("latest"))}
             data-step={r.key} data-ms={r.ms.map(|t| t.to_string()).unwrap_or_default()}
-            data-voter={r.voter.map(|v| v.to_string())} title={r.detail.clone()}>
+            data-voter={r.voter.map(|v| v.to_string())} title={format!("{} — {}", r.method, r.detail)}>
             { for cells }
             <span class="wl-text">
                 <code class="wl-method">{ r.method.clone() }</code>

@@ -45,9 +45,25 @@ fn between_102_and_103(rows: &[Vec<String>], api: &str) -> bool {
     })
 }
 
+/// The arrow labels that a chip or another label covers by more than a sliver:
+/// `[label, chip or label, overlap px²]`.
+const OVERLAPS_JS: &str = "
+    const box = e => e.getBoundingClientRect();
+    const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+        * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+    const labels = Array.from(document.querySelectorAll('#sequence .seq-label'));
+    const chips = Array.from(document.querySelectorAll('#sequence .seq-chip rect'));
+    const out = [];
+    labels.forEach((l, i) => {
+        const a = box(l);
+        chips.forEach(c => { const s = area(a, box(c)); if (s > 12) out.push([l.textContent, c.parentNode.dataset.chip, Math.round(s)]); });
+        labels.slice(i + 1).forEach(m => { const s = area(a, box(m)); if (s > 12) out.push([l.textContent, m.textContent, Math.round(s)]); });
+    });
+    return out;";
+
 /// Lesson 02 after its kill step (`sleep 15s` after `kill -9 101`) at 1280×720: the stage shows
 /// the sequence panel with PreVote or Vote and BeginQuorumEpoch arrows between 102 and 103 and
-/// the kill on 101's lane; the Mermaid export starts with `sequenceDiagram` and names the nodes.
+/// the kill on 101's lane, no label under a chip or another label; the Mermaid export starts with `sequenceDiagram` and names the nodes.
 pub(super) async fn lesson_sequence(c: &Client, url: &str, shot: &Path) -> Result<()> {
     set_viewport(c, 1280, 720).await?;
     open_at(c, url, "lesson=02-election&lang=en", 0).await?;
@@ -88,6 +104,19 @@ pub(super) async fn lesson_sequence(c: &Client, url: &str, shot: &Path) -> Resul
         return Err("the kill is not marked on 101's lane".into());
     }
     element_screenshot(c, "#stage-side", shot).await;
+    let covered = c.execute(OVERLAPS_JS, vec![]).await?;
+    if covered.as_array().is_some_and(|a| !a.is_empty()) {
+        let fit = c
+            .execute(
+                "const s = document.getElementById('sequence'); return [s.dataset.fit, s.dataset.startMs, s.dataset.endMs];",
+                vec![],
+            )
+            .await?;
+        return Err(format!(
+            "labels under chips or other labels (label, what, px²): {covered}; fit (em), window: {fit}"
+        )
+        .into());
+    }
     click(c, "#sequence-mermaid-btn").await?;
     let text = wait_until("the Mermaid text", || async {
         let v = c

@@ -135,7 +135,8 @@ pub fn draw(d: &Diagram, selected: Option<Picked>, on_pick: &Callback<Picked>) -
     html! {
         <svg id="sequence" class="sequence" width="100%" style={format!("height: {h}")} role="img"
              data-start-ms={d.range.0.to_string()} data-end-ms={d.range.1.to_string()}
-             data-count={d.arrows.len().to_string()} data-lanes={d.lanes.len().to_string()}>
+             data-count={d.arrows.len().to_string()} data-lanes={d.lanes.len().to_string()}
+             data-fit={format!("{:.1}x{:.1}", d.fit.width_em, d.fit.height_em)}>
             { markers() }
             { for d.breaks.iter().map(|&(y0, y1, ms)| html! {
                 <g class="seq-break" data-ms={ms.to_string()}>

@@ -80,6 +80,8 @@ pub struct Diagram {
     pub range: (u64, u64),
     /// The present (virtual ms).
     pub now_ms: u64,
+    /// The room it was laid out for.
+    pub fit: Fit,
 }
 
 /// A message kind's API (`PreVoteRequest` → `PreVote`, `VoteFailed` → `Vote`).
@@ -352,6 +354,7 @@ pub fn diagram(
         burst_y: axis.breaks.last().map_or(0.0, |b| b.1),
         range,
         now_ms: now,
+        fit,
     }
 }
 

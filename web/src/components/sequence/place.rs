@@ -1,6 +1,7 @@
 //! Where the arrows' labels go: each in turn, at the first of a few spots along its arrow
-//! (above or below the line, at its middle, then nearer its ends, then beside them) that covers
-//! the least of the chips and labels already placed and crosses the fewest other arrows. Sizes are in `em`; a
+//! (above or below the line, at its middle, then nearer its ends, then a little further from
+//! the line, then beside its ends) that covers none of the chips and labels already placed, or
+//! the least of them, and crosses the fewest other arrows. Sizes are in `em`; a
 //! character of a bold label is taken as [`CHAR_EM`] wide.
 
 use super::label::State;
@@ -14,6 +15,8 @@ pub const CHAR_EM: f64 = 0.65;
 pub const LOOP_EM: f64 = 1.6;
 /// A label's height (em).
 const LABEL_H: f64 = 0.95;
+/// How much room a label keeps on each side from chips and other labels (em).
+const MARGIN_EM: f64 = 0.35;
 /// The spots tried: (fraction of the arrow, above the line).
 const SPOTS: [(f64, bool); 14] = [
     (0.5, true),
@@ -90,16 +93,18 @@ fn chip_box(c: &Chip, x: f64) -> Rect {
 /// label), then beside its end and its start, outside the lanes it joins.
 fn spots(line: ((f64, f64), (f64, f64)), lw: f64, rise: f64, w: f64) -> Vec<Rect> {
     let ((x0, y0), (x1, y1)) = line;
-    let mut out: Vec<Rect> = SPOTS
+    // Along the line, then a little further from it.
+    let mut out: Vec<Rect> = [0.1, 0.7, 1.3]
         .iter()
-        .map(|&(t, above)| {
+        .flat_map(|&gap| SPOTS.iter().map(move |&(t, above)| (t, above, gap)))
+        .map(|(t, above, gap)| {
             let half = lw / 2.0 + 0.2;
             let px = (x0 + (x1 - x0) * t).clamp(half, (w - half).max(half));
             let py = y0 + (y1 - y0) * t;
             let top = if above {
-                py - rise - 0.1 - LABEL_H
+                py - rise - gap - LABEL_H
             } else {
-                py + rise + 0.1
+                py + rise + gap
             };
             (px - lw / 2.0, top, px + lw / 2.0, top + LABEL_H)
         })
@@ -157,13 +162,17 @@ pub fn place_labels(
             spots(lines[i], lw, rise, w)
         };
         for (k, r) in candidates.into_iter().enumerate() {
-            let covered: f64 = taken.iter().map(|b| overlap(b, &r)).sum();
+            // A margin around the label: the page's font is not exactly CHAR_EM wide.
+            let padded = (r.0 - MARGIN_EM, r.1, r.2 + MARGIN_EM, r.3);
+            let covered: f64 = taken.iter().map(|b| overlap(b, &padded)).sum();
             let crossed = lines
                 .iter()
                 .enumerate()
                 .filter(|&(j, &(p, q))| j != i && crosses(p, q, &r))
                 .count();
-            let cost = covered * 20.0 + crossed as f64 * 3.0 + k as f64;
+            // Text under text is unreadable; a line through a label is not: covering costs far
+            // more than crossing, and crossing more than a spot further down the list.
+            let cost = covered * 400.0 + crossed as f64 * 3.0 + k as f64 * 0.5;
             if best.as_ref().is_none_or(|b| cost < b.0) {
                 best = Some((cost, (r.0 + r.2) / 2.0, r.3 - 0.22, r));
             }

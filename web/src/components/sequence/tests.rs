@@ -167,3 +167,67 @@ fn the_svg_file_is_a_standalone_document_of_the_window() {
     }
     assert_eq!(svg.matches("<g class=\"msg ").count(), 12);
 }
+
+/// The boxes (em) of the diagram's labels and chips that overlap, at a width and height.
+fn overlaps_at(view: &ClusterView, width_em: f64, height_em: f64) -> Vec<(String, String, f64)> {
+    use super::place::{chip_width, CHAR_EM};
+    use super::shapes::CHIP_H;
+    let hidden = hidden();
+    let range = Window::default().range(&view.sequence, &hidden, view.now_ms);
+    let fit = Fit {
+        height_em,
+        width_em,
+    };
+    let d = diagram(view, &hidden, range, fit);
+    let n = d.lanes.len() as f64;
+    let mut boxes: Vec<(String, (f64, f64, f64, f64))> = d
+        .chips
+        .iter()
+        .map(|c| {
+            let x = (c.lane as f64 + 0.5) / n * width_em + c.dx;
+            let w = chip_width(&c.text);
+            let b = (
+                x - w / 2.0,
+                c.y - CHIP_H / 2.0,
+                x + w / 2.0,
+                c.y + CHIP_H / 2.0,
+            );
+            (c.text.clone(), b)
+        })
+        .collect();
+    for a in &d.arrows {
+        if let Some((x, baseline)) = a.label_at {
+            let (x, w) = (x * width_em, a.label.chars().count() as f64 * CHAR_EM);
+            let b = (x - w / 2.0, baseline - 0.73, x + w / 2.0, baseline + 0.22);
+            boxes.push((a.label.clone(), b));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (s, a)) in boxes.iter().enumerate() {
+        for (t, b) in &boxes[i + 1..] {
+            let w = a.2.min(b.2) - a.0.max(b.0);
+            let h = a.3.min(b.3) - a.1.max(b.1);
+            if w > 0.05 && h > 0.05 {
+                out.push((s.clone(), t.clone(), w * h));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_label_lies_under_a_chip_or_another_label_on_the_projector() {
+    // The side panel at 1280x720 is 32.3 x 15.1 em (the page measured it), wider and taller at
+    // 1920x1080 or with a smaller text size.
+    let view = after_the_kill();
+    let mut bad = Vec::new();
+    for w in [32.3, 34.0, 38.0, 41.0, 44.0, 50.0, 58.0] {
+        for h in [12.0, 15.1, 19.0, 24.0, 30.0, 40.0] {
+            let o = overlaps_at(&view, w, h);
+            if !o.is_empty() {
+                bad.push(format!("{w}x{h} em: {o:?}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
