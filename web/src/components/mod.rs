@@ -15,6 +15,7 @@ pub mod log_strip;
 pub mod log_tail;
 pub mod node_log;
 pub mod partitions_panel;
+pub mod rules_panel;
 pub mod sequence;
 pub mod stage;
 pub mod state_diagram;

@@ -23,6 +23,7 @@ mod driver;
 mod free_play;
 mod lessons;
 mod panels;
+mod rules;
 mod sequence;
 mod stage;
 mod timeline_figure;
