@@ -147,6 +147,8 @@ pub struct Chrome {
     pub tab_sequence: &'static str,
     /// Tab: the life of a write.
     pub tab_write: &'static str,
+    /// Tab: the rules and the invariants.
+    pub tab_rules: &'static str,
     /// The partitions panel's heading.
     pub partitions: &'static str,
     /// The partitions panel without partitions.
@@ -250,6 +252,7 @@ const KO: Chrome = Chrome {
     tab_processes: "프로세스",
     tab_sequence: "시퀀스",
     tab_write: "쓰기",
+    tab_rules: "규칙",
     partitions: "데이터 파티션 (활성 컨트롤러 기준)",
     no_partitions: "아직 토픽이 없습니다.",
     log_strip: "메타데이터 로그",
@@ -338,6 +341,7 @@ const EN: Chrome = Chrome {
     tab_processes: "Processes",
     tab_sequence: "Sequence",
     tab_write: "Write",
+    tab_rules: "Rules",
     partitions: "data partitions (as the active controller has them)",
     no_partitions: "no topics yet",
     log_strip: "metadata log",

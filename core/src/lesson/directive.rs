@@ -35,11 +35,13 @@ pub enum Panel {
     Sequence,
     /// The life of the active controller's last write (the article's section 3), alone.
     Write,
+    /// The rule switches and the invariants (which hold, which broke and where).
+    Rules,
 }
 
 impl Panel {
     /// Every panel, in the order of the stage's tabs.
-    pub const ALL: [Panel; 13] = [
+    pub const ALL: [Panel; 14] = [
         Panel::States,
         Panel::Hw,
         Panel::Log,
@@ -53,6 +55,7 @@ impl Panel {
         Panel::Processes,
         Panel::Sequence,
         Panel::Write,
+        Panel::Rules,
     ];
 
     /// Its name in `show <panel>` and in the page's element ids.
@@ -71,6 +74,7 @@ impl Panel {
             Panel::Processes => "processes",
             Panel::Sequence => "sequence",
             Panel::Write => "write",
+            Panel::Rules => "rules",
         }
     }
 

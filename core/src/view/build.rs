@@ -49,6 +49,8 @@ impl World {
             blocked: self.network().blocked.iter().copied().collect(),
             partitions: self.partition_views(),
             sequence: self.sequence_view(),
+            rules: super::rules::rule_views(self),
+            invariants: super::rules::invariant_views(self),
         }
     }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 mod build;
 pub mod changes;
 pub mod pace;
+pub mod rules;
 pub mod sequence;
 pub mod status;
 pub mod timeline;
@@ -41,6 +42,10 @@ pub struct ClusterView {
     pub partitions: Vec<PartitionView>,
     /// The recent messages, process events and Raft transitions, for the sequence diagram.
     pub sequence: sequence::SequenceView,
+    /// The rule switches (all on unless a lesson or the lecturer turned one off).
+    pub rules: Vec<rules::RuleView>,
+    /// Each invariant's status, as the monitor saw it after every event (empty without one).
+    pub invariants: Vec<rules::InvariantView>,
 }
 
 impl ClusterView {

@@ -23,6 +23,7 @@ use crate::components::log_strip::LogStrip;
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
 use crate::components::partitions_panel::PartitionsPanel;
+use crate::components::rules_panel::RulesPanel;
 use crate::components::sequence::SequencePanel;
 use crate::components::stage::StageTabs;
 use crate::components::state_diagram::StateDiagram;
@@ -175,6 +176,10 @@ impl Body<'_> {
                     <div class="write-panel"><WriteLifeCard lives={c.write_lives.clone()} /></div>
                 },
                 _ => html! { <p class="empty">{ self.t.no_write }</p> },
+            },
+            Panel::Rules => html! {
+                <RulesPanel view={view} free_play={state.lesson.is_none()} lang={state.lang}
+                            on_action={self.on_action.clone()} />
             },
         }
     }

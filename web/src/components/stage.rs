@@ -23,6 +23,7 @@ pub fn panel_label(panel: Panel, t: &Chrome) -> &'static str {
         Panel::Processes => t.tab_processes,
         Panel::Sequence => t.tab_sequence,
         Panel::Write => t.tab_write,
+        Panel::Rules => t.tab_rules,
     }
 }
 

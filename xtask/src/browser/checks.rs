@@ -26,6 +26,7 @@ use super::panels::{
     hw_panel_matches, log_filter, state_diagram_leader,
 };
 use super::presenter;
+use super::rules::free_play_rules;
 use super::sequence;
 use super::stage;
 use super::timeline_figure::lesson_timeline_figure;
@@ -414,6 +415,13 @@ async fn diagram_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
     if t.ok() {
         t.check(
+            "free play: the Rules tab lists nine switches, all on, and the invariants, all holding; a click switches session-fencing off through the console and back on",
+            free_play_rules(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() {
+        t.check(
             "free play: `status` typed into the console prints the status table",
             console_status(c, url),
         )
@@ -478,7 +486,7 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    40 + 10 * usize::from(has_election_lesson())
+    41 + 10 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -24,6 +24,7 @@ mod free_play;
 mod lessons;
 mod panels;
 mod presenter;
+mod rules;
 mod sequence;
 mod stage;
 mod timeline_figure;
