@@ -270,8 +270,9 @@ fn run_line(console: &mut Console, line: &str) -> Result<bool, String> {
     let result = catch_unwind(AssertUnwindSafe(|| console.exec(line)))
         .map_err(|_| format!("`{line}` panicked"))?;
     if let (Some((events, now, id)), Some(w)) = (before, console.world.as_ref()) {
-        // The same cluster (not one `cluster` just replaced): within the budget.
-        if w.cluster_id() == id {
+        // The same cluster (not one `cluster` just replaced, which may have the same id when it
+        // has the same seed, but starts its count and clock again): within the budget.
+        if w.cluster_id() == id && w.events_run() >= events && w.now_ms() >= now {
             let ran = w.events_run() - events;
             let passed = w.now_ms() - now;
             if ran > budget.max_events {
