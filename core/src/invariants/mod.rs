@@ -405,13 +405,11 @@ impl InvariantChecker {
                 continue;
             }
             self.verified_images.insert(node.id, key);
-            let replayed = self.replay_upto(&node.disk.metadata_log, at).map_err(|e| {
-                broken(
-                    Invariant::BrokerImageMatchesController,
-                    &[node.id],
-                    format!("node {} log does not replay: {e}", node.id),
-                )
-            })?;
+            let replayed = self.replay_upto(
+                &node.disk.metadata_log,
+                at,
+                (Invariant::BrokerImageMatchesController, node.id),
+            )?;
             let Some(replayed) = replayed else { continue };
             if replayed != l.image.summary() {
                 return Err(broken(
@@ -430,16 +428,26 @@ impl InvariantChecker {
 
     /// The state after `log`'s records up to `upto`: from the incremental replay of the
     /// committed log when `upto` is committed (below every node's HW the logs are the
-    /// committed log, checked above), else a replay of `log` itself.
+    /// committed log, checked above), else a replay of `log` itself. A log that does not
+    /// replay breaks the given invariant on its node.
     fn replay_upto(
         &mut self,
         log: &crate::raft::log::RaftLog,
         upto: i64,
-    ) -> Result<Option<String>, String> {
-        match self.replay.summary_at(&self.committed, upto)? {
-            Some(s) => Ok(Some(s)),
-            None => crate::controller::QuorumController::replay_log_summary(log, upto),
-        }
+        (invariant, node): (Invariant, i32),
+    ) -> Result<Option<String>, Broken> {
+        let replayed = match self.replay.summary_at(&self.committed, upto) {
+            Ok(Some(s)) => Ok(Some(s)),
+            Ok(None) => crate::controller::QuorumController::replay_log_summary(log, upto),
+            Err(e) => Err(e),
+        };
+        replayed.map_err(|e| {
+            broken(
+                invariant,
+                &[node],
+                format!("node {node} log does not replay: {e}"),
+            )
+        })
     }
 
     /// Every controller's state equals a replay of its log up to what it has applied.
@@ -463,13 +471,11 @@ impl InvariantChecker {
                 continue;
             }
             self.verified_controllers.insert(node.id, key);
-            let replayed = self.replay_upto(log, upto).map_err(|e| {
-                broken(
-                    Invariant::ControllerStateIsCommittedReplay,
-                    &[node.id],
-                    format!("node {} log does not replay: {e}", node.id),
-                )
-            })?;
+            let replayed = self.replay_upto(
+                log,
+                upto,
+                (Invariant::ControllerStateIsCommittedReplay, node.id),
+            )?;
             let Some(replayed) = replayed else { continue };
             if replayed != held {
                 return Err(broken(
