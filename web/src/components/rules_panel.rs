@@ -114,26 +114,38 @@ pub struct RulesPanelProps {
     pub on_action: Callback<Action>,
 }
 
-/// The rules and the invariants.
+/// The rules and the invariants; once an invariant breaks, the invariants come first with the
+/// broken ones at their top, so the red row is on screen at 1280×720 without scrolling.
 #[function_component]
 pub fn RulesPanel(props: &RulesPanelProps) -> Html {
     let w = words(props.lang);
     let view = &props.view;
     let broken = view.invariants.iter().filter(|i| !i.holds).count();
-    html! {
-        <section id="rules-panel" class="rules-panel" data-broken={broken.to_string()}>
+    let rules = html! {
+        <>
             <h3>{ w.rules }<small>{ if props.free_play { w.rules_hint } else { w.lesson_hint } }</small></h3>
             <ul class="rule-list">
                 { for view.rules.iter().map(|r| rule_row(r, props, w)) }
             </ul>
+        </>
+    };
+    let mut ordered: Vec<&InvariantView> = view.invariants.iter().collect();
+    ordered.sort_by_key(|i| i.holds);
+    let invariants = html! {
+        <>
             <h3>{ w.invariants }</h3>
             if view.invariants.is_empty() {
                 <p class="empty">{ w.no_monitor }</p>
             } else {
                 <ul id="invariants" class="invariant-list">
-                    { for view.invariants.iter().map(|i| invariant_row(i, props, w)) }
+                    { for ordered.iter().map(|i| invariant_row(i, props, w)) }
                 </ul>
             }
+        </>
+    };
+    html! {
+        <section id="rules-panel" class="rules-panel" data-broken={broken.to_string()}>
+            if broken > 0 { { invariants } { rules } } else { { rules } { invariants } }
         </section>
     }
 }
