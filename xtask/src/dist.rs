@@ -56,13 +56,15 @@ pub fn build_with_names(names: bool) -> Result<PathBuf> {
     std::fs::copy(root.join("index.html"), dist.join("index.html"))
         .map_err(|e| format!("cannot copy index.html: {e}"))?;
     copy_dir(&root.join("assets"), &dist.join("assets"))?;
-    let size = std::fs::metadata(dist.join("kraft_web_bg.wasm"))?.len();
+    let (raw, br, gz) = crate::compress::precompress(&dist, &dist.join("kraft_web_bg.wasm"))?;
     println!(
-        "dist: {} ready in {:.1} s (bindgen {:.1} s), kraft_web_bg.wasm {} KB",
+        "dist: {} ready in {:.1} s (bindgen {:.1} s), kraft_web_bg.wasm {} KB, {} KB brotli, {} KB gzip",
         dist.display(),
         started.elapsed().as_secs_f64(),
         bindgen_s,
-        size / 1024
+        raw / 1024,
+        br / 1024,
+        gz / 1024
     );
     Ok(dist)
 }

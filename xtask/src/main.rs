@@ -8,10 +8,12 @@
 //! - `bench`: the engine's benchmark (`kraft bench`), then the page's in Chromium.
 
 mod browser;
+mod compress;
 mod cpu_profile;
 mod deps;
 mod dist;
 mod serve;
+mod single_file;
 mod test;
 mod wasm_bench;
 
@@ -27,7 +29,9 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   serve [--port 8080] [--no-build]   build the page into dist/ and serve it on 127.0.0.1
-  dist                               build the page into dist/
+  dist [--single-file]               build the page into dist/ (precompressed .br/.gz beside
+                                     each file; --single-file: also dist/kraft-playground.html,
+                                     the whole page in one file that works from file://)
   test                               fmt, clippy, native tests, dist build, headless-browser test
                                      (KRAFT_SKIP_BROWSER=1 skips the browser step)
   deps                               check kraft-core's import layers (no cycle, none up a
@@ -36,14 +40,15 @@ commands:
   bench [--no-wasm] [args..]         the engine's benchmark (kraft bench [args..]), then the page's
                                      in headless Chromium: wasm speed and memory over 1 simulated
                                      hour, p95 step-click latency, wasm size
-                                     (--page-only: only the page's; --profile: and a CPU
+                                     (--page-only: only the page's; --load-only: only the size
+                                     over the wire and the load time; --profile: and a CPU
                                      profile of the step clicks by function)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve_command(&args[1..]),
-        Some("dist") => dist::build().map(|_| ()),
+        Some("dist") => dist_command(&args[1..]),
         Some("test") => test::run(),
         Some("bench") => bench(&args[1..]),
         Some("browser") => browser::run(),
@@ -62,6 +67,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn dist_command(args: &[String]) -> Result<()> {
+    let single = match args {
+        [] => false,
+        [a] if a == "--single-file" => true,
+        _ => return Err(format!("unknown options {args:?} for dist\n\n{USAGE}").into()),
+    };
+    let dist = dist::build()?;
+    if single {
+        single_file::write(&dist)?;
+    }
+    Ok(())
 }
 
 fn serve_command(args: &[String]) -> Result<()> {
@@ -98,8 +116,11 @@ fn bench(args: &[String]) -> Result<()> {
     }
     let wasm = !args.iter().any(|a| a == "--no-wasm");
     let profile = args.iter().any(|a| a == "--profile");
+    if args.iter().any(|a| a == "--load-only") {
+        return wasm_bench::run(false, true);
+    }
     if args.iter().any(|a| a == "--page-only") {
-        return wasm_bench::run(profile);
+        return wasm_bench::run(profile, false);
     }
     let args: Vec<&String> = args
         .iter()
@@ -119,7 +140,7 @@ fn bench(args: &[String]) -> Result<()> {
     cmd.args(args);
     run(&mut cmd)?;
     if wasm {
-        wasm_bench::run(profile)?;
+        wasm_bench::run(profile, false)?;
     }
     Ok(())
 }

@@ -466,8 +466,17 @@ async fn address_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
     }
 }
 
-/// The lecturer's toolkit: the presenter pair, the embedded stage, the QR code.
+/// The lecturer's toolkit: the offline single file, the presenter pair, the embedded stage,
+/// the QR code.
 async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
+    if t.ok() && has_election_lesson() {
+        let file = crate::dist_dir().join(crate::single_file::FILE_NAME);
+        t.check(
+            "the single file dist/kraft-playground.html opened from file:// with no server: lesson 02's first three steps run with →, its controllers are drawn, nothing else is fetched",
+            super::single_file::single_file_offline(c, &file, artifacts),
+        )
+        .await;
+    }
     if t.ok() && has_election_lesson() {
         t.check(
             "?presenter=1: the speaker window (notes, next step, elapsed time) opens its audience window; they pair over a BroadcastChannel; → in either moves both; the audience shows the stage without the notes",
@@ -493,7 +502,7 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    42 + 10 * usize::from(has_election_lesson())
+    42 + 11 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -26,6 +26,7 @@ mod panels;
 mod presenter;
 mod rules;
 mod sequence;
+mod single_file;
 mod stage;
 mod timeline_figure;
 mod write_life;
@@ -57,6 +58,8 @@ pub fn run() -> Result<()> {
         return Err("dist/ is not built".into());
     }
 
+    // The single file is made from this dist/, so it holds the page under test.
+    crate::single_file::write(&dist)?;
     let page = PageServer::start(&dist)?;
     let page_port = page.port;
 
