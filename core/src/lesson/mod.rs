@@ -3,7 +3,9 @@
 
 pub mod console;
 pub mod directive;
+pub mod narration;
 pub mod parse;
+pub mod quiz;
 pub mod rewind;
 pub mod runner;
 pub mod settings;

@@ -17,15 +17,9 @@
 use std::fmt;
 
 use super::directive::Directive;
+use super::quiz::{parse_question, Quiz, QUESTION, QUIZ};
 
-/// A line of narration, with its language (`ko`, `en`, or `any` for a bare `#`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Narration {
-    /// `ko`, `en` or `any`.
-    pub lang: String,
-    /// The text.
-    pub text: String,
-}
+pub use super::narration::Narration;
 
 /// One step of a lesson.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +35,9 @@ pub struct Step {
     pub command: String,
     /// Expected output, if the step pins it.
     pub expected: Option<String>,
+    /// A question to the room before the step runs (`quiz` and `#quiz-ko:`/`#quiz-en:`
+    /// lines), answered by the engine once it ran.
+    pub quiz: Option<Quiz>,
     /// Whether the lecturer stops here to explain (a `pause` line after it).
     pub pause: bool,
     /// 1-based line of the command in the file.
@@ -99,6 +96,8 @@ impl Lesson {
             narration: Vec::new(),
             directives: Vec::new(),
             notes: Vec::new(),
+            quiz: None,
+            questions: Vec::new(),
             title: String::new(),
             title_ko: String::new(),
         };
@@ -112,17 +111,20 @@ impl Lesson {
                 p.i += 1;
             } else if line == SEPARATOR {
                 return Err(p.err(p.i + 1, 1, "'----' without a command before it".into()));
+            } else if line.starts_with(QUIZ) || line == QUIZ.trim_end() {
+                p.quiz(raw, line)?;
+                p.i += 1;
             } else if Directive::is_directive(line) {
                 p.directive(raw, line)?;
                 p.i += 1;
             } else if line == "pause" {
-                p.pause();
+                p.pause()?;
                 p.i += 1;
             } else {
                 p.command(raw, line)?;
             }
         }
-        Ok(p.finish())
+        p.finish()
     }
 
     /// The lesson as text again, with `outputs` (one per step) as the expected blocks: what
@@ -151,6 +153,15 @@ impl Lesson {
                     "any" => out.push_str(&format!("{NOTE}: {}\n", n.text)),
                     lang => out.push_str(&format!("{NOTE}-{lang}: {}\n", n.text)),
                 }
+            }
+            if let Some(q) = &s.quiz {
+                for n in &q.question {
+                    match n.lang.as_str() {
+                        "any" => out.push_str(&format!("{QUESTION}: {}\n", n.text)),
+                        lang => out.push_str(&format!("{QUESTION}-{lang}: {}\n", n.text)),
+                    }
+                }
+                out.push_str(&format!("{q}\n"));
             }
             for d in &s.directives {
                 out.push_str(&format!("{d}\n"));
@@ -198,6 +209,9 @@ struct Parser<'a> {
     narration: Vec<Narration>,
     directives: Vec<Directive>,
     notes: Vec<Narration>,
+    /// The `quiz` line of the next step, and its question lines.
+    quiz: Option<(usize, Quiz)>,
+    questions: Vec<(usize, Narration)>,
     title: String,
     title_ko: String,
 }
@@ -216,6 +230,11 @@ impl Parser<'_> {
     /// A `#` line (its text after `#`): `#title:`, `#title-ko:`, a speaker note (`#note:`,
     /// `#note-ko:`, `#note-en:`), or narration (`#ko:`, `#en:`, or a bare `#` for any language).
     fn comment(&mut self, rest: &str) -> Result<(), ParseError> {
+        if let Some(q) = rest.strip_prefix(&QUESTION[1..]) {
+            let n = parse_question(q).map_err(|(col, msg)| self.err(self.i + 1, col, msg))?;
+            self.questions.push((self.i + 1, n));
+            return Ok(());
+        }
         if let Some(note) = rest.strip_prefix(&NOTE[1..]) {
             let n = parse_note(note).map_err(|(col, msg)| self.err(self.i + 1, col, msg))?;
             self.notes.push(n);
@@ -239,7 +258,62 @@ impl Parser<'_> {
 
     /// Whether the next step has collected nothing yet (narration, directives, notes).
     fn nothing_pending(&self) -> bool {
-        self.narration.is_empty() && self.directives.is_empty() && self.notes.is_empty()
+        self.narration.is_empty()
+            && self.directives.is_empty()
+            && self.notes.is_empty()
+            && self.quiz.is_none()
+            && self.questions.is_empty()
+    }
+
+    /// A `quiz FACT choices=..` line (one per step, at the first column).
+    fn quiz(&mut self, raw: &str, line: &str) -> Result<(), ParseError> {
+        if raw.starts_with(' ') || raw.starts_with('\t') {
+            return Err(self.err(
+                self.i + 1,
+                1,
+                "a quiz must start at the first column".into(),
+            ));
+        }
+        if let Some((at, _)) = &self.quiz {
+            return Err(self.err(
+                self.i + 1,
+                1,
+                format!("a step has one quiz, and line {at} already gave this one"),
+            ));
+        }
+        let q = Quiz::parse(line).map_err(|(col, msg)| self.err(self.i + 1, col, msg))?;
+        self.quiz = Some((self.i + 1, q));
+        Ok(())
+    }
+
+    /// The quiz collected for a step (with its questions), checked: a question needs a quiz
+    /// and a quiz a question and a command to answer it.
+    fn take_quiz(&mut self, has_command: bool) -> Result<Option<Quiz>, ParseError> {
+        let questions = std::mem::take(&mut self.questions);
+        match self.quiz.take() {
+            None => match questions.first() {
+                Some((at, _)) => Err(self.err(
+                    *at,
+                    1,
+                    "a quiz question without a `quiz FACT choices=..` line for its step".into(),
+                )),
+                None => Ok(None),
+            },
+            Some((at, _)) if !has_command => Err(self.err(
+                at,
+                1,
+                "a quiz needs a command after it: the step whose run answers it".into(),
+            )),
+            Some((at, _)) if questions.is_empty() => Err(self.err(
+                at,
+                1,
+                "a quiz needs its question: `#quiz-ko:` and `#quiz-en:` lines (or `#quiz:`)".into(),
+            )),
+            Some((_, mut q)) => {
+                q.question = questions.into_iter().map(|(_, n)| n).collect();
+                Ok(Some(q))
+            }
+        }
     }
 
     /// A directive line, which must start at the first column.
@@ -258,20 +332,25 @@ impl Parser<'_> {
 
     /// A `pause` line: the step before pauses, or (after narration or directives of its own)
     /// a narration-only step that pauses.
-    fn pause(&mut self) {
+    fn pause(&mut self) -> Result<(), ParseError> {
         let nothing_pending = self.nothing_pending();
         match self.steps.last_mut() {
             Some(s) if nothing_pending => s.pause = true,
-            _ => self.steps.push(Step {
-                narration: std::mem::take(&mut self.narration),
-                directives: std::mem::take(&mut self.directives),
-                notes: std::mem::take(&mut self.notes),
-                command: String::new(),
-                expected: None,
-                pause: true,
-                line: self.i + 1,
-            }),
+            _ => {
+                let quiz = self.take_quiz(false)?;
+                self.steps.push(Step {
+                    narration: std::mem::take(&mut self.narration),
+                    directives: std::mem::take(&mut self.directives),
+                    notes: std::mem::take(&mut self.notes),
+                    command: String::new(),
+                    expected: None,
+                    quiz,
+                    pause: true,
+                    line: self.i + 1,
+                })
+            }
         }
+        Ok(())
     }
 
     /// A command line and the expected output after it, if any: one step.
@@ -286,6 +365,7 @@ impl Parser<'_> {
         let command = line.to_string();
         let cmd_line = self.i + 1;
         self.check_rules_narrated(line, cmd_line)?;
+        let quiz = self.take_quiz(true)?;
         self.i += 1;
         let expected = self.expected()?;
         self.steps.push(Step {
@@ -294,6 +374,7 @@ impl Parser<'_> {
             notes: std::mem::take(&mut self.notes),
             command,
             expected,
+            quiz,
             pause: false,
             line: cmd_line,
         });
@@ -375,24 +456,26 @@ impl Parser<'_> {
 
     /// The lesson: narration or directives left after the last command make a last,
     /// command-less step.
-    fn finish(mut self) -> Lesson {
+    fn finish(mut self) -> Result<Lesson, ParseError> {
         if !self.nothing_pending() {
+            let quiz = self.take_quiz(false)?;
             self.steps.push(Step {
                 narration: self.narration,
                 directives: self.directives,
                 notes: self.notes,
                 command: String::new(),
                 expected: None,
+                quiz,
                 pause: false,
                 line: self.lines.len(),
             });
         }
-        Lesson {
+        Ok(Lesson {
             name: self.name.to_string(),
             title: self.title,
             title_ko: self.title_ko,
             steps: self.steps,
-        }
+        })
     }
 }
 
@@ -526,6 +609,33 @@ mod tests {
         assert_eq!(l.steps[1].notes[0].text, "closing words");
         let again = Lesson::parse("n.lesson", &l.render(&[Some("x".into()), None])).unwrap();
         assert_eq!(again.steps, l.steps);
+    }
+
+    #[test]
+    fn a_quiz_needs_a_question_and_a_command() {
+        let err = |t: &str| Lesson::parse("q.lesson", t).unwrap_err().to_string();
+        let q = "#quiz-en: Who?\nquiz leader choices=1,2\n";
+        assert!(Lesson::parse("q.lesson", &format!("{q}status\n"))
+            .unwrap()
+            .steps[0]
+            .quiz
+            .is_some());
+        assert_eq!(err("quiz leader choices=1,2\nstatus\n"), "q.lesson:1:1: a quiz needs its question: `#quiz-ko:` and `#quiz-en:` lines (or `#quiz:`)");
+        assert_eq!(
+            err("#quiz-en: Who?\nstatus\n"),
+            "q.lesson:1:1: a quiz question without a `quiz FACT choices=..` line for its step"
+        );
+        assert!(
+            err(&format!("{q}pause\n")).contains("q.lesson:2:1: a quiz needs a command after it")
+        );
+        assert!(err(q).contains("q.lesson:2:1: a quiz needs a command after it"));
+        assert!(err(&format!("{q}quiz epoch choices=1,2\nstatus\n"))
+            .contains("q.lesson:3:1: a step has one quiz"));
+        assert!(err("#quiz-fr: Qui?\n").starts_with("q.lesson:1:7: unknown language 'fr'"));
+        assert!(
+            err("quiz leader choices=1\n").starts_with("q.lesson:1:21: a quiz has 2 to 6 choices")
+        );
+        assert!(err(" quiz leader choices=1,2\n").contains("first column"));
     }
 
     #[test]

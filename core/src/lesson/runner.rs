@@ -12,6 +12,18 @@ pub fn step_output(console: &mut Console, command: &str) -> String {
     }
 }
 
+/// Runs a step's command and, if it has a quiz, reads the quiz's answer once it ran: the
+/// output, and the answer (`Err` when it is not among the choices).
+pub fn run_step(console: &mut Console, step: &Step) -> (String, Option<Result<String, String>>) {
+    let before = step.quiz.as_ref().map(|q| q.before(console.world.as_ref()));
+    let out = step_output(console, &step.command);
+    let answer = step
+        .quiz
+        .as_ref()
+        .map(|q| q.answer(before.flatten(), console.world.as_ref()));
+    (out, answer)
+}
+
 /// A difference between a lesson and what the engine printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
@@ -45,8 +57,16 @@ pub fn check(lesson: &Lesson) -> (Vec<Option<String>>, Vec<Mismatch>) {
             outputs.push(None);
             continue;
         }
-        let out = step_output(&mut console, &s.command);
+        let (out, answer) = run_step(&mut console, s);
         mismatches.extend(bad_directive(&console, lesson, s));
+        if let Some(Err(e)) = answer {
+            mismatches.push(Mismatch {
+                location: format!("{}:{}", lesson.name, s.line),
+                command: s.quiz.as_ref().map(|q| q.to_string()).unwrap_or_default(),
+                expected: "an answer among the choices".into(),
+                actual: e,
+            });
+        }
         let is_expect = s.command.starts_with("expect");
         if is_expect && !out.is_empty() {
             mismatches.push(Mismatch {
@@ -116,8 +136,15 @@ pub fn transcript(lesson: &Lesson, lang: &str) -> (String, Vec<String>) {
             }
         }
         if !s.command.is_empty() {
+            if let Some(q) = &s.quiz {
+                out.push_str(&format!(
+                    "? {} ({})\n",
+                    q.question_in(lang),
+                    q.choices.join(" / ")
+                ));
+            }
             out.push_str(&format!("$ {}\n", s.command));
-            let o = step_output(&mut console, &s.command);
+            let (o, answer) = run_step(&mut console, s);
             let pinned = s
                 .expected
                 .as_deref()
@@ -128,6 +155,11 @@ pub fn transcript(lesson: &Lesson, lang: &str) -> (String, Vec<String>) {
             if !o.is_empty() {
                 out.push_str(&o);
                 out.push('\n');
+            }
+            match answer {
+                Some(Ok(a)) => out.push_str(&format!("= {a}\n")),
+                Some(Err(e)) => failed.push(format!("{}:{}: quiz: {e}", lesson.name, s.line)),
+                None => {}
             }
         }
         if s.pause {
@@ -158,6 +190,37 @@ mod tests {
             failed[0].starts_with("x.lesson:7: bogus: error: unknown command"),
             "{failed:?}"
         );
+    }
+
+    #[test]
+    fn a_quiz_is_answered_by_the_run_and_checked_against_its_choices() {
+        let text = "cluster controllers=101,102,103 seed=7\n\n#quiz-en: Who leads?\n#quiz-ko: 누가?\nquiz leader choices=101,102,103\nrun until=leader timeout=10s\n";
+        let l = Lesson::parse("q.lesson", text).unwrap();
+        let (outputs, mismatches) = check(&l);
+        assert!(mismatches.is_empty(), "{mismatches:?}");
+        assert_eq!(
+            Lesson::parse("q.lesson", &l.render(&outputs))
+                .unwrap()
+                .steps[1]
+                .quiz,
+            l.steps[1].quiz
+        );
+        let (text_en, failed) = transcript(&l, "en");
+        assert!(
+            failed.is_empty() && text_en.contains("? Who leads? (101 / 102 / 103)\n"),
+            "{text_en}"
+        );
+        assert!(text_en.contains("\n= 10"), "{text_en}");
+        let wrong = text.replace("choices=101,102,103", "choices=201,202");
+        let (_, mismatches) = check(&Lesson::parse("q.lesson", &wrong).unwrap());
+        assert_eq!(mismatches.len(), 1, "{mismatches:?}");
+        assert!(
+            mismatches[0]
+                .actual
+                .contains("not among its choices 201,202"),
+            "{mismatches:?}"
+        );
+        assert_eq!(mismatches[0].location, "q.lesson:6");
     }
 
     #[test]

@@ -236,15 +236,25 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
         current_step(props, l, t)
     };
 
+    // A quiz asked before its step takes the strip's body; answered, it sits under it.
+    let quiz = super::quiz::quiz_mode(run);
+    let asking = matches!(quiz, Some((_, super::quiz::QuizMode::Ask)));
+    let quiz = match quiz {
+        Some((k, mode)) => html! {
+            <super::quiz::QuizCard key={k.to_string()} run={run.clone()} step={k} mode={mode} lang={props.lang} />
+        },
+        None => html! {},
+    };
     html! {
         <section class="panel lesson" id="lesson-panel" aria-label="lesson"
                  data-lesson={run.name()} data-step={pos.to_string()} data-steps={n.to_string()}
                  data-playing={run.playing.is_some().to_string()} data-lang={lang}>
             <h2 id="lesson-title" class="visually-hidden">{ lesson_title(run, props.lang) }</h2>
-            <div class={classes!("strip-body", no_command.then_some("no-command"))}>
+            <div class={classes!("strip-body", no_command.then_some("no-command"), asking.then_some("asking"))}>
                 <div class="strip-narration">{ narration }{ pause }</div>
                 { terminal }
             </div>
+            { quiz }
             { step_chips(props, l) }
         </section>
     }

@@ -16,6 +16,7 @@ pub mod log_tail;
 pub mod node_log;
 pub mod partitions_panel;
 pub mod qr;
+pub mod quiz;
 pub mod rules_panel;
 pub mod sequence;
 pub mod speaker_panel;

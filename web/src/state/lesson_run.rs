@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use kraft_core::lesson::runner::step_output;
+use kraft_core::lesson::runner::run_step;
 use kraft_core::lesson::stage::Stage;
 use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::{Console, Lesson};
@@ -29,6 +29,11 @@ pub struct LessonRun {
     pub stages: Rc<Vec<Stage>>,
     /// The wait step being played (step `pos`), while it plays.
     pub playing: Option<PlayedWait>,
+    /// Each step's quiz answer once the step ran (`pos` entries; `None` for a step without a
+    /// quiz and while the step plays): what the engine did, never written in the lesson.
+    pub answers: Vec<Option<String>>,
+    /// What the quiz of the step being played read before it began (see `Quiz::before`).
+    pub quiz_before: Option<i64>,
 }
 
 impl LessonRun {
@@ -39,6 +44,22 @@ impl LessonRun {
             .and_then(|k| self.stages.get(k))
             .cloned()
             .unwrap_or_default()
+    }
+
+    /// Reads the answer of the last step's quiz once it has run, from the world after it.
+    pub(super) fn settle_answer(&mut self, world: Option<&kraft_core::sim::World>) {
+        let Some(k) = self.pos.checked_sub(1) else {
+            return;
+        };
+        let Some(quiz) = self.lesson.steps.get(k).and_then(|s| s.quiz.as_ref()) else {
+            return;
+        };
+        let answer = quiz
+            .answer(self.quiz_before.take(), world)
+            .unwrap_or_else(|e| format!("? ({e})"));
+        if let Some(slot) = self.answers.get_mut(k) {
+            *slot = Some(answer);
+        }
     }
 
     /// The lesson's name (`03-timeline`).
@@ -71,6 +92,8 @@ impl Playground {
             outputs: Vec::new(),
             stages,
             playing: None,
+            answers: Vec::new(),
+            quiz_before: None,
         }));
         Ok(())
     }
@@ -84,23 +107,30 @@ impl Playground {
         let mut console = Console::new();
         // The world before the last step, for what that step changed.
         let mut base = None;
-        let outputs = run.lesson.steps[..pos]
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                if i + 1 == pos {
-                    base = Some(StepBase::of(&console));
-                }
-                (!s.command.is_empty()).then(|| step_output(&mut console, &s.command))
-            })
-            .collect();
+        let mut outputs = Vec::with_capacity(pos);
+        let mut answers = Vec::with_capacity(pos);
+        for (i, s) in run.lesson.steps[..pos].iter().enumerate() {
+            if i + 1 == pos {
+                base = Some(StepBase::of(&console));
+            }
+            if s.command.is_empty() {
+                outputs.push(None);
+                answers.push(None);
+            } else {
+                let (out, answer) = run_step(&mut console, s);
+                outputs.push(Some(out));
+                answers.push(answer.map(|a| a.unwrap_or_else(|e| format!("? ({e})"))));
+            }
+        }
         self.step_base = base;
         self.console = Rc::new(RefCell::new(console));
         self.history = Rc::new(Vec::new());
         self.lesson = Some(Rc::new(LessonRun {
             pos,
             outputs,
+            answers,
             playing: None,
+            quiz_before: None,
             ..(*run).clone()
         }));
     }
@@ -120,19 +150,29 @@ impl Playground {
             return;
         };
         let mut next = (*run).clone();
+        next.answers.push(None);
         if step.command.is_empty() {
             next.outputs.push(None);
+            next.pos += 1;
         } else {
             let mut console = self.console.borrow_mut();
+            next.quiz_before = step
+                .quiz
+                .as_ref()
+                .and_then(|q| q.before(console.world.as_ref()));
             match begin_step(&mut console, &step.command, play_waits) {
-                StepStart::Ran(out) => next.outputs.push(Some(out)),
+                StepStart::Ran(out) => {
+                    next.outputs.push(Some(out));
+                    next.pos += 1;
+                    next.settle_answer(console.world.as_ref());
+                }
                 StepStart::Plays(played) => {
                     next.outputs.push(None);
                     next.playing = Some(*played);
+                    next.pos += 1;
                 }
             }
         }
-        next.pos += 1;
         self.lesson = Some(Rc::new(next));
         if !self.history.is_empty() {
             Rc::make_mut(&mut self.history).push(NEXT_STEP_LINE.to_string());

@@ -98,6 +98,7 @@ impl Playground {
             if let Some(slot) = run.outputs.last_mut() {
                 *slot = Some(out.unwrap_or_else(|e| format!("error: {e}")));
             }
+            run.settle_answer(console.world.as_ref());
         }
     }
 
@@ -118,6 +119,7 @@ impl Playground {
         if let Some(slot) = run.outputs.last_mut() {
             *slot = Some(out.unwrap_or_else(|e| format!("error: {e}")));
         }
+        run.settle_answer(console.world.as_ref());
     }
 
     /// Free play while playing: the fixed speed's virtual ms for this much wall time, or

@@ -479,6 +479,13 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
     }
     if t.ok() && has_election_lesson() {
         t.check(
+            "quizzes: lesson 02 asks who leads after 101's kill with choices 101/102/103 before the step, counts hands, hides the answer while the step plays, then lights 102; lesson 04's fencing quiz answers yes",
+            super::quiz::lesson_quiz(c, url, artifacts),
+        )
+        .await;
+    }
+    if t.ok() && has_election_lesson() {
+        t.check(
             "?presenter=1: the speaker window (notes, next step, elapsed time) opens its audience window; they pair over a BroadcastChannel; → in either moves both; the audience shows the stage without the notes",
             presenter::presenter_pairing(c, url, artifacts),
         )
@@ -502,7 +509,7 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    42 + 11 * usize::from(has_election_lesson())
+    42 + 12 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -24,6 +24,7 @@ mod free_play;
 mod lessons;
 mod panels;
 mod presenter;
+mod quiz;
 mod rules;
 mod sequence;
 mod single_file;
