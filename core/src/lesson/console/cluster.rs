@@ -50,9 +50,10 @@ impl Console {
         if args.is_empty() {
             return Err("usage: set key=value ... (`help set` lists the settings)".into());
         }
+        let mut notes = Vec::new();
         for (k, v) in key_values(args)? {
             if let Some(name) = k.strip_prefix("rule.") {
-                self.set_rule(name, &v)?;
+                notes.extend(self.set_rule(name, &v)?);
                 continue;
             }
             let setting = crate::lesson::settings::find(&k)
@@ -72,20 +73,31 @@ impl Console {
                 }
             }
         }
-        Ok(String::new())
+        Ok(notes.join("\n"))
     }
 
-    /// `set rule.NAME=on|off`: before `cluster` for the next cluster; while it runs, at once
-    /// (a rule read only when a process starts is refused then: see `Rule::switchable`).
-    fn set_rule(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// `set rule.NAME=on|off`: before `cluster` for the next cluster; while it runs, at once.
+    /// A rule read only when a process starts (see `Rule::switchable`) is not switched in the
+    /// running cluster: it is kept for the next `cluster`, and the note returned says so.
+    fn set_rule(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
         use crate::common::rules;
         let rule = rules::Rule::from_name(name).ok_or_else(|| rules::unknown_rule(name))?;
         let on = rules::parse_switch(name, value)?;
+        let mut note = None;
         if let Some(w) = self.world.as_mut() {
-            w.set_rule(rule, on)?;
+            if rule.switchable() == rules::Switchable::BeforeCluster {
+                if w.rules().get(rule) != on {
+                    note = Some(format!(
+                        "rule.{name}={value} acts when a process starts: the running cluster keeps it {}, the next `cluster` gets it {value}",
+                        if on { "off" } else { "on" }
+                    ));
+                }
+            } else {
+                w.set_rule(rule, on)?;
+            }
         }
         self.rules.set(rule, on);
-        Ok(())
+        Ok(note)
     }
 
     /// `add-broker N`: a new, empty broker joins the running cluster.

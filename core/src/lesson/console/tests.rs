@@ -233,10 +233,35 @@ fn rules_switch_before_and_during_a_run() {
         c.world.as_ref().unwrap().rules().off(),
         vec![Rule::CheckQuorum, Rule::LoaderCatchUp]
     );
+    // A rule read when a process starts is kept for the next cluster, and says so.
+    assert_eq!(
+        c.exec("set rule.loader-catch-up=on").unwrap(),
+        "rule.loader-catch-up=on acts when a process starts: the running cluster keeps it off, the next `cluster` gets it on"
+    );
     assert!(c
-        .exec("set rule.loader-catch-up=on")
-        .unwrap_err()
-        .contains("before `cluster`"));
+        .world
+        .as_ref()
+        .unwrap()
+        .rules()
+        .off()
+        .contains(&Rule::LoaderCatchUp));
+    c.exec("cluster controllers=101 brokers=1 seed=1").unwrap();
+    assert!(!c
+        .world
+        .as_ref()
+        .unwrap()
+        .rules()
+        .off()
+        .contains(&Rule::LoaderCatchUp));
+    c.exec("set rule.loader-catch-up=off").unwrap();
+    c.exec("cluster controllers=101 brokers=1 seed=1").unwrap();
+    assert!(c
+        .world
+        .as_ref()
+        .unwrap()
+        .rules()
+        .off()
+        .contains(&Rule::LoaderCatchUp));
     assert!(c.exec("help set").unwrap().contains("rule.session-fencing"));
 }
 
