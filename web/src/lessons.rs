@@ -27,6 +27,10 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "05-check-quorum",
     "06-snapshots",
     "07-rule-session-fencing",
+    "08-rule-prevote",
+    "11-rule-hw-epoch-start",
+    "12-rule-check-quorum",
+    "15-rule-loader-catch-up",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.

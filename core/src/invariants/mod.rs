@@ -174,11 +174,10 @@ impl InvariantChecker {
                     Invariant::CommittedDataNeverLost,
                     &[node.id],
                     format!(
-                        "leader {} of epoch {epoch} lacks committed offset {last}: has {:?} {:?}, committed {:?}",
+                        "leader {} of epoch {epoch} lacks committed offset {last}: it has {}, the committed one is {}",
                         node.id,
-                        epoch_at(log, last),
-                        log.record_at(last),
-                        (e, r)
+                        entry_text(epoch_at(log, last), log.record_at(last)),
+                        entry_text(Some(*e), Some(r))
                     ),
                 ));
             }
@@ -258,10 +257,10 @@ impl InvariantChecker {
                         Invariant::ConsistentCommittedData,
                         &[node.id],
                         format!(
-                            "committed offset {offset} differs on node {}: {:?} vs committed {:?}",
+                            "committed offset {offset} differs on node {}: it has {}, the committed one is {}",
                             node.id,
-                            (batch_epoch, record),
-                            self.committed[idx]
+                            entry_text(Some(batch_epoch), Some(&record)),
+                            entry_text(Some(self.committed[idx].0), Some(&self.committed[idx].1))
                         ),
                     ));
                 }
@@ -558,4 +557,16 @@ fn epoch_at(log: &crate::raft::log::RaftLog, offset: i64) -> Option<i32> {
         .get(i)
         .filter(|b| b.base_offset <= offset)
         .map(|b| b.partition_leader_epoch)
+}
+
+/// A log entry for a violation's message: `LeaderChange of epoch 3 (leader 104)`, `NoOp of
+/// epoch 1`, or `nothing` for an offset the log does not hold.
+fn entry_text(epoch: Option<i32>, record: Option<&Record>) -> String {
+    match (epoch, record) {
+        (Some(e), Some(r @ Record::LeaderChange { leader_id, .. })) => {
+            format!("{} of epoch {e} (leader {leader_id})", r.short_name())
+        }
+        (Some(e), Some(r)) => format!("{} of epoch {e}", r.short_name()),
+        _ => "nothing".to_string(),
+    }
 }

@@ -77,9 +77,10 @@ impl RuleChecks {
                     Invariant::NoStaleLeader,
                     &[n.id],
                     format!(
-                        "node {} is still Leader of epoch {epoch} {} ms after epoch {newest} had a leader (check quorum resigns it within {} ms)",
+                        "node {} is still Leader of epoch {epoch} {} ms after epoch {newest} had a leader (allowed: {} ms; check quorum resigns a leader {} ms after it last heard a majority)",
                         n.id,
                         now - since,
+                        bound,
                         bound / 2
                     ),
                 ));
