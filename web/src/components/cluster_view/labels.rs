@@ -55,38 +55,45 @@ fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
 }
 
 /// Where a link's label goes: the middle of the link, pushed towards the centre of the ring
-/// (where there are no nodes) until it covers no node, no caption and no label placed before.
+/// (where there are no nodes) until it covers no node, no caption and no label placed before;
+/// failing that, from a third of the way along the link, or pushed outwards. A label that can
+/// only go over another label is put there; one that can only go over a node is left out (the
+/// arrow stays, and the sequence tab names the message).
 fn label_position(
     (sx, sy): (f64, f64),
     (ex, ey): (f64, f64),
     text: &str,
     avoid: &[Rect],
     placed: &[Rect],
-) -> (f64, f64, Rect) {
-    let (mx, my) = ((sx + ex) / 2.0, (sy + ey) / 2.0);
+) -> Option<(f64, f64, Rect)> {
     let (dx, dy) = (ex - sx, ey - sy);
     let len = dx.hypot(dy).max(1e-9);
-    let (mut nx, mut ny) = (-dy / len, dx / len);
-    if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
-        (nx, ny) = (-nx, -ny);
-    }
-    // A link through the centre: push along the ring's vertical instead.
-    if (CENTER_X - mx).hypot(CENTER_Y - my) < 30.0 {
-        (nx, ny) = (0.0, -1.0);
-    }
     let (w, h) = (label_width(text), LABEL_HEIGHT);
     let rect_at = |x: f64, y: f64| (x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0);
-    let mut first = None;
-    for k in 0..16 {
-        let d = LABEL_OFFSET + 14.0 * f64::from(k);
-        let (x, y) = (mx + nx * d, my + ny * d);
-        let r = rect_at(x, y);
-        first.get_or_insert((x, y, r));
-        if !avoid.iter().chain(placed).any(|o| overlaps(r, *o)) {
-            return (x, y, r);
+    let spots = [0.5, 0.35, 0.65].into_iter().flat_map(|t| {
+        let (mx, my) = (sx + dx * t, sy + dy * t);
+        let (mut nx, mut ny) = (-dy / len, dx / len);
+        if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
+            (nx, ny) = (-nx, -ny);
         }
-    }
-    first.unwrap_or((mx, my, rect_at(mx, my)))
+        // A link through the centre: push along the ring's vertical instead.
+        if (CENTER_X - mx).hypot(CENTER_Y - my) < 30.0 {
+            (nx, ny) = (0.0, -1.0);
+        }
+        [1.0, -1.0].into_iter().flat_map(move |side| {
+            (0..16).map(move |k| {
+                let d = LABEL_OFFSET + 14.0 * f64::from(k);
+                (mx + side * nx * d, my + side * ny * d)
+            })
+        })
+    });
+    let spots: Vec<(f64, f64, Rect)> = spots.map(|(x, y)| (x, y, rect_at(x, y))).collect();
+    let clear = |r: &Rect, others: &[Rect]| !others.iter().any(|o| overlaps(*r, *o));
+    spots
+        .iter()
+        .find(|(_, _, r)| clear(r, avoid) && clear(r, placed))
+        .or_else(|| spots.iter().find(|(_, _, r)| clear(r, avoid)))
+        .copied()
 }
 
 /// Where each labelled message's label goes (`None` for a message without one), placed one after
@@ -102,17 +109,18 @@ pub(super) fn label_spots(
         .iter()
         .map(|(d, labelled)| {
             let (sx, sy, ex, ey, _, _) = segment(geo, d.from, d.to, LANE_OFFSET)?;
-            labelled.then(|| {
-                let (x, y, r) = label_position(
-                    (sx, sy),
-                    (ex, ey),
-                    &message_label(d.m.kind),
-                    &avoid,
-                    &placed,
-                );
-                placed.push(r);
-                (x, y)
-            })
+            if !labelled {
+                return None;
+            }
+            let (x, y, r) = label_position(
+                (sx, sy),
+                (ex, ey),
+                &message_label(d.m.kind),
+                &avoid,
+                &placed,
+            )?;
+            placed.push(r);
+            Some((x, y))
         })
         .collect()
 }
