@@ -30,6 +30,8 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "08-rule-prevote",
     "11-rule-hw-epoch-start",
     "12-rule-check-quorum",
+    "13-rule-revert-on-renounce",
+    "14-rule-snapshot-after-replay",
     "15-rule-loader-catch-up",
 ];
 

@@ -481,8 +481,9 @@ impl InvariantChecker {
                     Invariant::ControllerStateIsCommittedReplay,
                     &[node.id],
                     format!(
-                        "controller {} state differs from a replay of its log up to {upto}:\nheld:\n{held}\nreplayed:\n{replayed}",
-                        node.id
+                        "controller {} state differs from a replay of its log up to {upto}: {}\nheld:\n{held}\nreplayed:\n{replayed}",
+                        node.id,
+                        first_difference(&held, &replayed)
                     ),
                 ));
             }
@@ -568,5 +569,22 @@ fn entry_text(epoch: Option<i32>, record: Option<&Record>) -> String {
         }
         (Some(e), Some(r)) => format!("{} of epoch {e}", r.short_name()),
         _ => "nothing".to_string(),
+    }
+}
+
+/// The first line where two summaries differ, for a one-line message: `it holds A, a replay
+/// gives B`.
+fn first_difference(held: &str, replayed: &str) -> String {
+    let (mut h, mut r) = (held.lines(), replayed.lines());
+    loop {
+        match (h.next(), r.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (a, b) => {
+                let show = |l: Option<&str>| {
+                    l.map_or("nothing".to_string(), |l| format!("`{}`", l.trim()))
+                };
+                return format!("it holds {}, a replay gives {}", show(a), show(b));
+            }
+        }
     }
 }

@@ -35,7 +35,7 @@ pub(super) fn header(
     html! {
             <header class="top">
                 <h1>{"KRaft Playground"}</h1>
-                <LessonPicker current={state.lesson.as_ref().map(|l| l.index)} lang={state.lang}
+                <LessonPicker current={state.lesson.as_ref().filter(|l| l.custom.is_none()).map(|l| l.index)} lang={state.lang}
                               on_action={on_action.clone()} />
                 if let Some(run) = &state.lesson {
                     <LessonNav run={run.clone()} lang={state.lang} on_action={on_action.clone()} />

@@ -247,7 +247,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     };
     html! {
         <section class="panel lesson" id="lesson-panel" aria-label="lesson"
-                 data-lesson={run.name()} data-step={pos.to_string()} data-steps={n.to_string()}
+                 data-lesson={run.name().to_string()} data-step={pos.to_string()} data-steps={n.to_string()}
                  data-playing={run.playing.is_some().to_string()} data-lang={lang}>
             <h2 id="lesson-title" class="visually-hidden">{ lesson_title(run, props.lang) }</h2>
             <div class={classes!("strip-body", no_command.then_some("no-command"), asking.then_some("asking"))}>

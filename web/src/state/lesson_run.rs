@@ -13,11 +13,25 @@ use super::{begin_step, Playground, StepBase, StepStart};
 use crate::lessons;
 use crate::share::NEXT_STEP_LINE;
 
+/// The largest lesson the editor runs (its text is kept whatever its size).
+pub const MAX_LESSON_BYTES: usize = 200_000;
+
+/// The error for a lesson of `len` bytes, over [`MAX_LESSON_BYTES`].
+pub fn too_big(len: usize) -> String {
+    format!(
+        "editor.lesson: the lesson is {} KB, over the {} KB the editor runs (the text is kept)",
+        len / 1024,
+        MAX_LESSON_BYTES / 1024
+    )
+}
+
 /// A lesson being played: which one, and how far.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LessonRun {
-    /// Index in [`lessons::LESSONS`].
+    /// Index in [`lessons::LESSONS`] (0 for a lesson from the editor).
     pub index: usize,
+    /// The name of a lesson run from the editor (`None` for a compiled-in lesson).
+    pub custom: Option<Rc<str>>,
     /// The parsed lesson.
     pub lesson: Rc<Lesson>,
     /// How many steps ran (0 = none yet, `steps.len()` = the end).
@@ -63,8 +77,11 @@ impl LessonRun {
     }
 
     /// The lesson's name (`03-timeline`).
-    pub fn name(&self) -> &'static str {
-        lessons::LESSONS[self.index].0
+    pub fn name(&self) -> &str {
+        match &self.custom {
+            Some(name) => name,
+            None => lessons::LESSONS[self.index].0,
+        }
     }
 
     /// The number of steps.
@@ -82,11 +99,31 @@ impl Playground {
     /// Lesson `index` at its start, before its first step.
     pub(super) fn start_lesson(&mut self, index: usize) -> Result<(), String> {
         let lesson = lessons::parse(index).map_err(|e| e.to_string())?;
+        self.start_parsed(index, None, lesson);
+        Ok(())
+    }
+
+    /// A lesson from the editor at its start; `Err` (the parser's, with line and column) when
+    /// it does not parse or is over [`MAX_LESSON_BYTES`].
+    pub(super) fn start_lesson_text(&mut self, text: &str) -> Result<(), String> {
+        if text.len() > MAX_LESSON_BYTES {
+            return Err(too_big(text.len()));
+        }
+        let lesson = Lesson::parse("editor.lesson", text).map_err(|e| e.to_string())?;
+        if lesson.steps.is_empty() {
+            return Err("editor.lesson: the lesson has no step".into());
+        }
+        self.start_parsed(0, Some(Rc::from("editor")), lesson);
+        Ok(())
+    }
+
+    fn start_parsed(&mut self, index: usize, custom: Option<Rc<str>>, lesson: Lesson) {
         self.console = Rc::new(RefCell::new(Console::new()));
         self.history = Rc::new(Vec::new());
         let stages = Rc::new(Stage::of_lesson(&lesson));
         self.lesson = Some(Rc::new(LessonRun {
             index,
+            custom,
             lesson: Rc::new(lesson),
             pos: 0,
             outputs: Vec::new(),
@@ -95,7 +132,6 @@ impl Playground {
             answers: Vec::new(),
             quiz_before: None,
         }));
-        Ok(())
     }
 
     /// Runs the lesson's steps from the start in a fresh console up to `pos` steps.

@@ -20,6 +20,7 @@ mod lesson_run;
 mod play;
 mod reducer;
 mod rewind;
+mod session_lesson;
 #[cfg(test)]
 mod testing;
 
@@ -28,9 +29,10 @@ pub use address::{
     PRESENTER_VALUES,
 };
 pub use changes::{changes_since, StepBase};
-pub use lesson_run::LessonRun;
+pub use lesson_run::{too_big, LessonRun, MAX_LESSON_BYTES};
 pub use play::{begin_step, StepStart, ADAPTIVE, PLAY_PREFIX};
 pub use reducer::Action;
+pub use session_lesson::session_lesson;
 
 use rewind::new_rewind;
 

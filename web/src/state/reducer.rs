@@ -59,6 +59,8 @@ pub enum Action {
     LessonRestart,
     /// Play lesson `index` of [`lessons::LESSONS`], or free play (`None`).
     ChooseLesson(Option<usize>),
+    /// Run a lesson written in the editor (its text).
+    RunLessonText(std::rc::Rc<str>),
     /// Choose the narration language.
     SetLang(Lang),
 }
@@ -181,6 +183,10 @@ impl Playground {
                 self.playing = false;
                 self.lesson_goto(0);
                 Ok(())
+            }
+            Action::RunLessonText(text) => {
+                self.playing = false;
+                self.start_lesson_text(&text)
             }
             Action::ChooseLesson(choice) => {
                 self.playing = false;
