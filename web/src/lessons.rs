@@ -28,6 +28,8 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "06-snapshots",
     "07-rule-session-fencing",
     "08-rule-prevote",
+    "09-rule-durable-vote",
+    "10-rule-vote-log-check",
     "11-rule-hw-epoch-start",
     "12-rule-check-quorum",
     "13-rule-revert-on-renounce",

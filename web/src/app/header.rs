@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use crate::chrome::Chrome;
 use crate::components::layout::{ProjectorButton, TextSize};
+use crate::components::lesson_editor::{LessonEditorButton, Session};
 use crate::components::lesson_panel::{set_query_param, LangToggle, LessonNav, LessonPicker};
 use crate::components::qr::QrButton;
 use crate::components::theme::ThemeToggle;
@@ -49,9 +50,23 @@ pub(super) fn header(
                 <TextSize />
                 <ThemeToggle />
                 <ProjectorButton label={t.projector} />
+                <LessonEditorButton lang={state.lang} on_action={on_action.clone()} session={session(state)} />
                 <QrButton lang={state.lang} />
                 <button id="btn-help" class="help-button" onclick={on_help_open}
                         title="Keyboard shortcuts (?)" aria-label={t.keys}>{"?"}</button>
             </header>
     }
+}
+
+/// Free play's session for the editor's *This session as a lesson* (`None` in a lesson).
+fn session(state: &crate::state::Playground) -> Option<Session> {
+    if state.lesson.is_some() {
+        return None;
+    }
+    let c = &state.config;
+    Some(Session {
+        cluster: crate::state::cluster_command(c.seed, &c.controllers, &c.brokers),
+        seed: c.seed,
+        history: state.history.clone(),
+    })
 }

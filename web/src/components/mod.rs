@@ -10,6 +10,7 @@ pub mod help;
 pub mod hw_panel;
 pub mod image_panel;
 pub mod layout;
+pub mod lesson_editor;
 pub mod lesson_panel;
 pub mod log_strip;
 pub mod log_tail;

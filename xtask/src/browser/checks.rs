@@ -477,6 +477,13 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
         )
         .await;
     }
+    if t.ok() {
+        t.check(
+            "the lesson editor: a malformed lesson shows the parser's error at line 3 column 1 with a caret and cannot run; the text survives a reload; a 210 KB text is refused but kept; free play's session becomes a lesson with kill -9 1 (and back to the previous text); a download link session-seed-42.lesson; Run plays it",
+            super::editor::lesson_editor(c, url, artifacts),
+        )
+        .await;
+    }
     if t.ok() && has_election_lesson() {
         t.check(
             "quizzes: lesson 02 asks who leads after 101's kill with choices 101/102/103 before the step, counts hands, hides the answer while the step plays, then lights 102; lesson 04's fencing quiz answers yes",
@@ -509,7 +516,7 @@ async fn toolkit_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) 
 
 /// The checks run when every one passes (the 02-election check only when that lesson exists).
 pub(super) fn checks_total() -> usize {
-    42 + 12 * usize::from(has_election_lesson())
+    43 + 12 * usize::from(has_election_lesson())
 }
 
 /// Whether lesson 02-election exists (its checks run only then).

@@ -20,6 +20,7 @@ mod console;
 mod diagrams;
 mod drawing;
 mod driver;
+mod editor;
 mod free_play;
 mod lessons;
 mod panels;
