@@ -163,6 +163,13 @@ async fn engine_speed(c: &Client, base: &str) -> Result<()> {
     );
     println!("  checkpoints kept:       {}", v["checkpoints"]);
     println!(
+        "  with the invariant monitor (as the page's console runs it, every invariant after every event): {} ms, {} simulated s per wall s, {} broken",
+        v["monitored_wall_ms"], v["monitored_sim_s_per_wall_s"], v["monitored_broken"]
+    );
+    if v["monitored_broken"] != 0 {
+        return Err(format!("the monitor found broken invariants in the bench run: {v}").into());
+    }
+    println!(
         "  wasm memory at end:     {:.1} MiB, JS heap {:.1} MiB  (target <= 64 MB)",
         mib(v["wasm_memory_bytes"].as_f64().unwrap_or(0.0)),
         mib(heap)
