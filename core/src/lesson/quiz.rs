@@ -99,7 +99,7 @@ impl Fact {
                 (_, Some(n)) => Fact::Fenced(n?),
                 _ => {
                     return Err(format!(
-                        "unknown quiz fact '{w}' (leader, epoch, active, state(N), fenced(N), hw-moves)"
+                        "unknown fact '{w}' (leader, epoch, active, state(N), fenced(N), hw-moves)"
                     ))
                 }
             },
@@ -116,7 +116,7 @@ impl Fact {
     }
 
     /// What the fact reads in `world` (`none` without a world or a leader).
-    fn read(&self, world: Option<&World>, before: Option<i64>) -> String {
+    pub(crate) fn read(&self, world: Option<&World>, before: Option<i64>) -> String {
         let Some(w) = world else {
             return "none".into();
         };
@@ -132,13 +132,7 @@ impl Fact {
                     .map(|r| r.state().name().to_string())
                     .unwrap_or_else(|| n.process.name().to_string())
             })),
-            Fact::Fenced(id) => yes_no(
-                w.active_controller()
-                    .and_then(|c| w.node(c))
-                    .and_then(|n| n.controller.as_ref())
-                    .and_then(|c| c.state.cluster.brokers.get(id))
-                    .is_some_and(|b| b.record.fenced),
-            ),
+            Fact::Fenced(id) => yes_no(w.active_registration(*id).is_some_and(|b| b.record.fenced)),
             Fact::HwMoves => yes_no(leader_hw(w) > before),
         }
     }
@@ -280,9 +274,7 @@ mod tests {
     fn bad_quiz_lines_say_where_and_why() {
         let err = |l: &str| Quiz::parse(l).unwrap_err();
         assert_eq!(err("quiz bogus choices=a,b").0, 6);
-        assert!(err("quiz bogus choices=a,b")
-            .1
-            .contains("unknown quiz fact"));
+        assert!(err("quiz bogus choices=a,b").1.contains("unknown fact"));
         assert!(err("quiz leader choices=101").1.contains("2 to 6"));
         assert!(err("quiz leader choices=1,2,1").1.contains("twice"));
         assert!(err("quiz leader choices=1,,2").1.contains("empty"));

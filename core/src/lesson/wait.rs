@@ -79,10 +79,7 @@ impl Condition {
                     .node(broker)
                     .and_then(|n| n.broker.as_ref())
                     .map(|b| b.incarnation_id());
-                w.active_controller()
-                    .and_then(|c| w.node(c))
-                    .and_then(|n| n.controller.as_ref())
-                    .and_then(|c| c.state.cluster.brokers.get(&broker))
+                w.active_registration(broker)
                     .filter(|b| running.is_none_or(|i| i == b.record.incarnation_id))
                     .map(|b| b.record.fenced)
                     == Some(fenced)

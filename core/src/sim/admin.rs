@@ -9,6 +9,7 @@ use super::world::{SimError, World};
 use crate::common::message::controller::{
     ControllerMessage, ControllerRequest, ControllerResponse,
 };
+use crate::metadata::broker_registration::BrokerRegistration;
 
 impl World {
     /// Send a controller request from the admin client to node `to` (as
@@ -42,5 +43,17 @@ impl World {
             .filter(|n| n.process == ProcessState::Running)
             .find(|n| n.controller.as_ref().is_some_and(|c| c.is_active()))
             .map(|n| n.id)
+    }
+
+    /// The active controller's registration of broker `id` (what `fenced` and the broker epoch
+    /// are in the metadata), if there is an active controller that knows it.
+    pub fn active_registration(&self, id: i32) -> Option<&BrokerRegistration> {
+        self.node(self.active_controller()?)?
+            .controller
+            .as_ref()?
+            .state
+            .cluster
+            .brokers
+            .get(&id)
     }
 }

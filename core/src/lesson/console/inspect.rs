@@ -3,6 +3,7 @@
 
 use super::{key_values, Call, Console};
 use crate::common::clock::log4j_timestamp;
+use crate::lesson::quiz::Fact;
 use std::collections::BTreeMap;
 
 impl Console {
@@ -186,40 +187,20 @@ impl Console {
             .join("\n"))
     }
 
-    /// `expect leader=102 epoch=2 active=102 state(103)=Follower`: check facts.
+    /// `expect leader=102 epoch=2 active=102 state(103)=Follower fenced(1)=no`: check facts
+    /// (the quiz's [`Fact`]s but `hw-moves`).
     pub(super) fn expect(&mut self, call: &Call) -> Result<String, String> {
         let args = call.args;
         let w = self.world()?;
         for (k, v) in key_values(args)? {
-            let actual = match k.as_str() {
-                "leader" => w
-                    .leader()
-                    .map(|l| l.0.to_string())
-                    .unwrap_or_else(|| "none".into()),
-                "epoch" => w
-                    .leader()
-                    .map(|l| l.1.to_string())
-                    .unwrap_or_else(|| "none".into()),
-                "active" => w
-                    .active_controller()
-                    .map(|c| c.to_string())
-                    .unwrap_or_else(|| "none".into()),
-                other if other.starts_with("state(") && other.ends_with(')') => {
-                    let id: i32 = other[6..other.len() - 1]
-                        .parse()
-                        .map_err(|_| format!("expect: bad node in '{other}'"))?;
-                    let n = w.node(id).ok_or_else(|| format!("expect: no node {id}"))?;
-                    n.raft
-                        .as_ref()
-                        .map(|r| r.state().name().to_string())
-                        .unwrap_or_else(|| n.process.name().to_string())
-                }
-                other => {
-                    return Err(format!(
-                        "expect: unknown fact '{other}' (leader, epoch, active, state(N))"
-                    ))
-                }
-            };
+            let fact = Fact::parse(&k).map_err(|e| format!("expect: {e}"))?;
+            if fact == Fact::HwMoves {
+                return Err("expect: hw-moves compares two moments; it is a quiz fact".into());
+            }
+            if let Some(id) = fact.node().filter(|id| w.node(*id).is_none()) {
+                return Err(format!("expect: no node {id}"));
+            }
+            let actual = fact.read(Some(w), None);
             if actual != v {
                 return Err(format!("expected {k}={v}, but {k}={actual}"));
             }

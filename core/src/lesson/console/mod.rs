@@ -105,7 +105,7 @@ drop from=N to=N kind=FetchRequest | drop rate=0.1   lose messages
 status                        every node: role, state, epoch, leader, LEO, HW
 mark NAME / transitions N [after=NAME]   a node's Raft transitions since a mark
 records N [since=NAME] / record-types N / controller N   the metadata log and the controller
-expect leader=102 epoch=2 state(103)=Follower active=102   check facts
+expect leader=102 epoch=2 state(103)=Follower fenced(1)=no   check facts
 timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (example 3)
 kafka-metadata-quorum.sh, kafka-topics.sh, kafka-configs.sh, kafka-dump-log.sh, kafka-metadata-shell.sh
 ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state

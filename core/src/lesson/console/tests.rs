@@ -86,6 +86,32 @@ fn commands_drive_the_cluster_and_bad_input_gets_clear_errors() {
         .exec("expect leader=1")
         .unwrap_err()
         .starts_with("expected leader=1"));
+    let fenced = c
+        .world
+        .as_ref()
+        .unwrap()
+        .active_registration(1)
+        .map(|b| b.record.fenced);
+    let (is, is_not) = if fenced == Some(true) {
+        ("yes", "no")
+    } else {
+        ("no", "yes")
+    };
+    c.exec(&format!("expect fenced(1)={is}")).unwrap();
+    let err = c.exec(&format!("expect fenced(1)={is_not}")).unwrap_err();
+    assert!(
+        err.starts_with(&format!("expected fenced(1)={is_not}, but fenced(1)={is}")),
+        "{err}"
+    );
+    for (bad, says) in [
+        ("expect state(9)=Follower", "expect: no node 9"),
+        ("expect state(x)=Follower", "bad node id 'x'"),
+        ("expect hw-moves=yes", "it is a quiz fact"),
+        ("expect frob=1", "unknown fact 'frob'"),
+    ] {
+        let err = c.exec(bad).unwrap_err();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
     c.exec("mark kill").unwrap();
     c.exec(&format!("kill -9 {l}")).unwrap();
     let out = c.exec("run until=leader-changed").unwrap();
@@ -210,6 +236,7 @@ fn settings_take_kafkas_ranges_and_texts() {
 fn rules_switch_before_and_during_a_run() {
     use crate::common::rules::Rule;
     let mut c = Console::new();
+    let rules_off = |c: &Console| c.world.as_ref().unwrap().rules().off();
     assert!(c
         .exec("set rule.pre-vote=off")
         .unwrap_err()
@@ -222,46 +249,21 @@ fn rules_switch_before_and_during_a_run() {
         .unwrap();
     c.exec("cluster controllers=101,102,103 brokers=1 seed=1")
         .unwrap();
-    let w = c.world.as_ref().unwrap();
-    assert_eq!(
-        w.rules().off(),
-        vec![Rule::DurableVote, Rule::LoaderCatchUp]
-    );
+    assert_eq!(rules_off(&c), vec![Rule::DurableVote, Rule::LoaderCatchUp]);
     c.exec("set rule.durable-vote=on rule.check-quorum=off")
         .unwrap();
-    assert_eq!(
-        c.world.as_ref().unwrap().rules().off(),
-        vec![Rule::CheckQuorum, Rule::LoaderCatchUp]
-    );
+    assert_eq!(rules_off(&c), vec![Rule::CheckQuorum, Rule::LoaderCatchUp]);
     // A rule read when a process starts is kept for the next cluster, and says so.
     assert_eq!(
         c.exec("set rule.loader-catch-up=on").unwrap(),
         "rule.loader-catch-up=on acts when a process starts: the running cluster keeps it off, the next `cluster` gets it on"
     );
-    assert!(c
-        .world
-        .as_ref()
-        .unwrap()
-        .rules()
-        .off()
-        .contains(&Rule::LoaderCatchUp));
+    assert!(rules_off(&c).contains(&Rule::LoaderCatchUp));
     c.exec("cluster controllers=101 brokers=1 seed=1").unwrap();
-    assert!(!c
-        .world
-        .as_ref()
-        .unwrap()
-        .rules()
-        .off()
-        .contains(&Rule::LoaderCatchUp));
+    assert!(!rules_off(&c).contains(&Rule::LoaderCatchUp));
     c.exec("set rule.loader-catch-up=off").unwrap();
     c.exec("cluster controllers=101 brokers=1 seed=1").unwrap();
-    assert!(c
-        .world
-        .as_ref()
-        .unwrap()
-        .rules()
-        .off()
-        .contains(&Rule::LoaderCatchUp));
+    assert!(rules_off(&c).contains(&Rule::LoaderCatchUp));
     assert!(c.exec("help set").unwrap().contains("rule.session-fencing"));
 }
 
