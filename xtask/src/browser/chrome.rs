@@ -8,9 +8,9 @@ use fantoccini::{Client, Locator};
 use serde_json::Value;
 
 use super::driver::{
-    click, no_errors, press, press_char, reload, screenshot, text_of, wait_gone, wait_until,
+    click, no_errors, press, press_char, reload, screenshot, text_of, wait_for, wait_gone,
+    wait_until,
 };
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The theme `<html>` carries: (`data-theme`, class list).
@@ -177,11 +177,7 @@ pub(super) async fn layout_controls(c: &Client) -> Result<()> {
 /// `?` opens the keyboard help listing every shortcut; Escape closes it.
 pub(super) async fn keyboard_help(c: &Client, shot: &Path) -> Result<()> {
     press_char(c, '?').await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#help-overlay"))
-        .await
-        .map_err(|e| format!("`?` did not open #help-overlay: {e}"))?;
+    wait_for(c, "#help-overlay", "`?` did not open #help-overlay").await?;
     let text = text_of(c, "#help-overlay").await?;
     for keys in ["?", "Esc", "Space", "←", "Home", "Enter", "↑", "↓"] {
         if !text.contains(keys) {

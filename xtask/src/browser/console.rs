@@ -3,19 +3,15 @@
 use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 
-use super::driver::{no_errors, text_of, wait_until};
-use super::{EXPECTED_NODES, WAIT_LIMIT};
+use super::driver::{no_errors, text_of, wait_for, wait_until};
+use super::EXPECTED_NODES;
 use crate::Result;
 
 /// Free play: `status` typed into the console prints the status table.
 pub(super) async fn console_status(c: &Client, url: &str) -> Result<()> {
     // With a query: a bare address restores the session the lessons before left behind.
     c.goto(&format!("{url}?seed=42")).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-mode='free']"))
-        .await
-        .map_err(|e| format!("free play did not load: {e}"))?;
+    wait_for(c, "#playground[data-mode='free']", "free play did not load").await?;
     let input = c
         .find(Locator::Css("#console-input"))
         .await

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
@@ -302,6 +303,15 @@ where
     }
 }
 
+/// Waits for an element matching `css`; the error is `what` and the driver's reason.
+pub(super) async fn wait_for(c: &Client, css: &str, what: &str) -> Result<Element> {
+    Ok(c.wait()
+        .at_most(WAIT_LIMIT)
+        .for_element(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{what}: {e}"))?)
+}
+
 /// Waits until `what` has removed every element matching `css` (a menu, an overlay).
 pub(super) async fn wait_gone(c: &Client, css: &str, what: &str) -> Result<()> {
     wait_until(&format!("{what} to close {css}"), || async {
@@ -344,11 +354,12 @@ pub(super) async fn press_char(c: &Client, k: char) -> Result<()> {
 /// Reloads the page and waits until the playground is drawn again.
 pub(super) async fn reload(c: &Client) -> Result<()> {
     c.refresh().await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-ready='true']"))
-        .await
-        .map_err(|e| format!("#playground did not come back after reload: {e}"))?;
+    wait_for(
+        c,
+        "#playground[data-ready='true']",
+        "#playground did not come back after reload",
+    )
+    .await?;
     Ok(())
 }
 
@@ -363,10 +374,11 @@ pub(super) async fn location_search(c: &Client) -> Result<String> {
 
 /// Waits until the page is ready (`#playground[data-ready]`); `what` names it in the error.
 pub(super) async fn wait_loaded(c: &Client, what: &str) -> Result<()> {
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-ready='true']"))
-        .await
-        .map_err(|e| format!("{what}: #playground did not appear: {e}"))?;
+    wait_for(
+        c,
+        "#playground[data-ready='true']",
+        &format!("{what}: #playground did not appear"),
+    )
+    .await?;
     Ok(())
 }

@@ -5,12 +5,11 @@
 use std::path::Path;
 
 use fantoccini::key::Key;
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::Value;
 
-use super::driver::{click, no_errors, press, screenshot, wait_until};
+use super::driver::{click, no_errors, press, screenshot, wait_for, wait_until};
 use super::stage::{restore_window, set_viewport};
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The editor as shown: its text, whether it parses, the error, the run button, the download.
@@ -51,12 +50,12 @@ async fn editor_until(c: &Client, what: &str, done: impl Fn(&Value) -> bool) -> 
 pub(super) async fn lesson_editor(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     set_viewport(c, 1280, 720).await?;
     c.goto(&format!("{url}?seed=42")).await?;
-    let input = c
-        .wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-mode='free'] #console-input"))
-        .await
-        .map_err(|e| format!("free play did not load: {e}"))?;
+    let input = wait_for(
+        c,
+        "#playground[data-mode='free'] #console-input",
+        "free play did not load",
+    )
+    .await?;
     input
         .send_keys(&("kill -9 1".to_string() + &Key::Enter))
         .await?;
@@ -74,10 +73,7 @@ pub(super) async fn lesson_editor(c: &Client, url: &str, artifacts: &Path) -> Re
     }
     screenshot(c, &artifacts.join("editor-error-1280.png")).await;
     c.refresh().await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#btn-editor"))
-        .await?;
+    wait_for(c, "#btn-editor", "no #btn-editor after a reload").await?;
     click(c, "#btn-editor").await?;
     editor_until(c, "the text kept across a reload", |v| v["text"] == bad).await?;
     let huge = "#".repeat(210_000);
@@ -122,22 +118,20 @@ pub(super) async fn lesson_editor(c: &Client, url: &str, artifacts: &Path) -> Re
     screenshot(c, &artifacts.join("editor-1920.png")).await;
     set_viewport(c, 1280, 720).await?;
     click(c, "#editor-run").await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css(
-            "#lesson-panel[data-lesson='editor'][data-step='0']",
-        ))
-        .await
-        .map_err(|e| format!("the editor's lesson did not open: {e}"))?;
+    wait_for(
+        c,
+        "#lesson-panel[data-lesson='editor'][data-step='0']",
+        "the editor's lesson did not open",
+    )
+    .await?;
     press(c, Key::Right).await?;
     press(c, Key::Right).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css(
-            "#lesson-panel[data-lesson='editor'][data-step='2']",
-        ))
-        .await
-        .map_err(|e| format!("the editor's lesson did not run two steps: {e}"))?;
+    wait_for(
+        c,
+        "#lesson-panel[data-lesson='editor'][data-step='2']",
+        "the editor's lesson did not run two steps",
+    )
+    .await?;
     restore_window(c).await?;
     no_errors(c).await
 }

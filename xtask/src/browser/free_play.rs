@@ -9,7 +9,7 @@ use fantoccini::{Client, Locator};
 use serde_json::Value;
 
 use super::driver::{
-    click, enabled, no_errors, press, reload, screenshot, text_of, wait_gone, wait_until,
+    click, enabled, no_errors, press, reload, screenshot, text_of, wait_for, wait_gone, wait_until,
 };
 use super::{EXPECTED_NODES, WAIT_LIMIT};
 use crate::Result;
@@ -30,26 +30,19 @@ pub(super) async fn page_loads(c: &Client, url: &str) -> Result<()> {
 /// The first-visit card on a bare address: its three choices; Free play dismisses it and it
 /// does not come back after a reload; in a fresh browser, its lesson button opens lesson 02.
 pub(super) async fn first_visit(c: &Client, url: &str) -> Result<()> {
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#welcome"))
-        .await
-        .map_err(|e| format!("no first-visit card on a bare address: {e}"))?;
+    wait_for(c, "#welcome", "no first-visit card on a bare address").await?;
     for id in ["#welcome-lesson", "#welcome-free", "#welcome-keys"] {
         c.find(Locator::Css(id))
             .await
             .map_err(|e| format!("the first-visit card has no {id}: {e}"))?;
     }
     click(c, "#welcome-lesson").await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css(
-            "#playground[data-layout='stage'] #lesson-panel[data-lesson='02-election']",
-        ))
-        .await
-        .map_err(|e| {
-            format!("the card's lesson button did not open lesson 02 on the stage: {e}")
-        })?;
+    wait_for(
+        c,
+        "#playground[data-layout='stage'] #lesson-panel[data-lesson='02-election']",
+        "the card's lesson button did not open lesson 02 on the stage",
+    )
+    .await?;
     // Gone for good: forget it, then dismiss it with Free play, reload.
     c.execute(
         "localStorage.removeItem('kraft-visited'); localStorage.removeItem('kraft-session');",
@@ -57,11 +50,7 @@ pub(super) async fn first_visit(c: &Client, url: &str) -> Result<()> {
     )
     .await?;
     c.goto(url).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#welcome"))
-        .await
-        .map_err(|e| format!("the card did not come back once forgotten: {e}"))?;
+    wait_for(c, "#welcome", "the card did not come back once forgotten").await?;
     click(c, "#welcome-free").await?;
     wait_gone(c, "#welcome", "the first-visit card").await?;
     reload(c).await?;

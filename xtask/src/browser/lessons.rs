@@ -9,10 +9,9 @@ use fantoccini::{Client, Locator};
 use serde_json::Value;
 
 use super::driver::{
-    click, element_screenshot, no_errors, press, press_char, screenshot, wait_until,
+    click, element_screenshot, no_errors, press, press_char, screenshot, wait_for, wait_until,
 };
 use super::free_play::nodes;
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// What the lesson panel shows: step k of n, and the current step's output (`None` when the step
@@ -124,11 +123,12 @@ fn no_failed_step(seen: &[LessonSeen]) -> Result<()> {
 async fn open_lesson(c: &Client, url: &str, name: &str) -> Result<LessonSeen> {
     c.goto(&format!("{url}?lesson={name}&lang=en&play=0"))
         .await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#lesson-panel[data-step='0']"))
-        .await
-        .map_err(|e| format!("#lesson-panel did not appear: {e}"))?;
+    wait_for(
+        c,
+        "#lesson-panel[data-step='0']",
+        "#lesson-panel did not appear",
+    )
+    .await?;
     no_errors(c).await?;
     lesson_panel(c).await
 }
@@ -248,11 +248,12 @@ pub(super) async fn lesson_goes_back(c: &Client, seen: &[LessonSeen], shot: &Pat
     // While the keyboard help is open the lesson keys do nothing.
     let before = lesson_panel(c).await?.step;
     press_char(c, '?').await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#help-overlay"))
-        .await
-        .map_err(|e| format!("`?` did not open #help-overlay in a lesson: {e}"))?;
+    wait_for(
+        c,
+        "#help-overlay",
+        "`?` did not open #help-overlay in a lesson",
+    )
+    .await?;
     press(c, Key::Left).await?;
     tokio::time::sleep(Duration::from_millis(150)).await;
     let during = lesson_panel(c).await?.step;
@@ -495,11 +496,12 @@ pub(super) async fn lesson_fencing(c: &Client, url: &str, shot: &Path) -> Result
     }
     // A node's menu open on the drawing closes when the lesson moves on.
     click(c, "#node-1 .shape").await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#node-menu"))
-        .await
-        .map_err(|e| format!("no menu after clicking node 1 in the lesson: {e}"))?;
+    wait_for(
+        c,
+        "#node-menu",
+        "no menu after clicking node 1 in the lesson",
+    )
+    .await?;
     // One step back and forward again: the same view.
     press(c, Key::Left).await?;
     let before = wait_for_step(c, fenced.step - 1).await?;

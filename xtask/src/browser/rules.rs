@@ -5,9 +5,8 @@ use std::path::Path;
 
 use fantoccini::{Client, Locator};
 
-use super::driver::{click, no_errors, screenshot, wait_until};
+use super::driver::{click, no_errors, screenshot, wait_for, wait_until};
 use super::stage::{open_at, restore_window, set_viewport};
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// Reads the panel: each rule's (name, on) and each invariant's (name, holds).
@@ -28,11 +27,12 @@ const READ_JS: &str = "
 pub(super) async fn free_play_rules(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
     set_viewport(c, 1280, 720).await?;
     c.goto(&format!("{url}?seed=5&present=1")).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#playground[data-layout='stage'] #tab-rules"))
-        .await
-        .map_err(|e| format!("no Rules tab on the stage: {e}"))?;
+    wait_for(
+        c,
+        "#playground[data-layout='stage'] #tab-rules",
+        "no Rules tab on the stage",
+    )
+    .await?;
     click(c, "#tab-rules").await?;
     let v = wait_until("#rules-panel", || async {
         let v = c.execute(READ_JS, vec![]).await?;

@@ -7,7 +7,7 @@ use std::path::Path;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use super::driver::{click, element_screenshot, no_errors, text_of, wait_until};
+use super::driver::{click, element_screenshot, no_errors, text_of, wait_for, wait_until};
 use super::free_play::events_run;
 use super::stage::{open_at, restore_window, set_viewport, step_of};
 use crate::Result;
@@ -75,12 +75,12 @@ pub(super) async fn lesson_sequence(c: &Client, url: &str, shot: &Path) -> Resul
         after,
     )
     .await?;
-    c.wait()
-        .for_element(Locator::Css(
-            "#stage-panel[data-panel='sequence'] #sequence",
-        ))
-        .await
-        .map_err(|e| format!("the kill step does not show the sequence panel: {e}"))?;
+    wait_for(
+        c,
+        "#stage-panel[data-panel='sequence'] #sequence",
+        "the kill step does not show the sequence panel",
+    )
+    .await?;
     let rows = arrows(c).await?;
     let vote = between_102_and_103(&rows, "PreVote") || between_102_and_103(&rows, "Vote");
     if !vote || !between_102_and_103(&rows, "BeginQuorumEpoch") {
@@ -154,10 +154,7 @@ pub(super) async fn lesson_sequence(c: &Client, url: &str, shot: &Path) -> Resul
 pub(super) async fn free_play_rewinds(c: &Client, url: &str) -> Result<()> {
     c.goto(&format!("{url}?seed=42&present=1&cmds=sleep%203s"))
         .await?;
-    c.wait()
-        .for_element(Locator::Css("#tab-sequence"))
-        .await
-        .map_err(|e| format!("no sequence tab on the stage: {e}"))?;
+    wait_for(c, "#tab-sequence", "no sequence tab on the stage").await?;
     click(c, "#tab-sequence").await?;
     let rows = wait_until("arrows in #sequence", || async {
         let rows = arrows(c).await?;

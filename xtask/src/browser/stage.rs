@@ -11,9 +11,8 @@ use fantoccini::key::Key;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use super::driver::{no_errors, press, screenshot};
+use super::driver::{no_errors, press, screenshot, wait_for};
 use super::lessons::wait_for_step;
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The projector sizes the stage is checked at.
@@ -121,11 +120,12 @@ pub(crate) async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<()> {
 /// Opens `url?query` (a lesson's address) and waits until the lesson panel shows `step`.
 pub(crate) async fn open_at(c: &Client, url: &str, query: &str, step: usize) -> Result<()> {
     c.goto(&format!("{url}?{query}")).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css(&format!("#lesson-panel[data-step='{step}']")))
-        .await
-        .map_err(|e| format!("`?{query}` did not open the lesson at step {step}: {e}"))?;
+    wait_for(
+        c,
+        &format!("#lesson-panel[data-step='{step}']"),
+        &format!("`?{query}` did not open the lesson at step {step}"),
+    )
+    .await?;
     Ok(())
 }
 
@@ -198,11 +198,12 @@ pub(super) async fn every_step_fits(c: &Client, url: &str, artifacts: &Path) -> 
     for (w, h) in SIZES {
         set_viewport(c, w, h).await?;
         c.goto(&format!("{url}?seed=42&present=1")).await?;
-        c.wait()
-            .at_most(WAIT_LIMIT)
-            .for_element(Locator::Css("#playground[data-layout='stage'] #btn-play"))
-            .await
-            .map_err(|e| format!("free play did not open on the stage: {e}"))?;
+        wait_for(
+            c,
+            "#playground[data-layout='stage'] #btn-play",
+            "free play did not open on the stage",
+        )
+        .await?;
         c.execute(
             "const s = document.getElementById('speed'); s.value = '5';
              s.dispatchEvent(new Event('change', { bubbles: true }));
@@ -369,11 +370,7 @@ pub(super) async fn lesson_election_played(c: &Client, url: &str, shot: &Path) -
 /// back.
 pub(super) async fn projector_preset(c: &Client, url: &str) -> Result<()> {
     c.goto(&format!("{url}?seed=3")).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#btn-projector"))
-        .await
-        .map_err(|e| format!("no projector button: {e}"))?;
+    wait_for(c, "#btn-projector", "no projector button").await?;
     c.find(Locator::Css("#btn-projector"))
         .await?
         .click()
@@ -458,11 +455,12 @@ pub(super) async fn contrast(c: &Client, url: &str) -> Result<()> {
         ] {
             c.goto(&format!("{url}?lesson={lesson}&lang=en&play=0"))
                 .await?;
-            c.wait()
-                .at_most(WAIT_LIMIT)
-                .for_element(Locator::Css("#lesson-panel[data-step='0']"))
-                .await
-                .map_err(|e| format!("lesson {lesson} did not open: {e}"))?;
+            wait_for(
+                c,
+                "#lesson-panel[data-step='0']",
+                &format!("lesson {lesson} did not open"),
+            )
+            .await?;
             c.execute(
                 "localStorage.setItem('kraft-theme', arguments[0]);
                  document.documentElement.className = 'theme-' + arguments[0];

@@ -7,12 +7,11 @@
 use std::path::Path;
 
 use fantoccini::key::Key;
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::Value;
 
-use super::driver::{click, element_screenshot, no_errors, press, wait_until};
+use super::driver::{click, element_screenshot, no_errors, press, wait_for, wait_until};
 use super::lessons::wait_for_step;
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The six lines example 3 prints (Timeline.java's output in the article).
@@ -203,11 +202,7 @@ async fn next_step(c: &Client, k: usize) -> Result<(String, Figure)> {
 pub(super) async fn lesson_timeline_figure(c: &Client, url: &str, shot: &Path) -> Result<()> {
     c.goto(&format!("{url}?lesson=03-timeline&lang=en&play=0"))
         .await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#lesson-panel[data-step='0']"))
-        .await
-        .map_err(|e| format!("lesson 03 did not open: {e}"))?;
+    wait_for(c, "#lesson-panel[data-step='0']", "lesson 03 did not open").await?;
     let steps = c
         .execute(
             "return +document.getElementById('lesson-panel').dataset.steps;",

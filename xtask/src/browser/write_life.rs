@@ -4,13 +4,12 @@
 
 use std::path::Path;
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::Value;
 
 use super::chrome::theme_of;
-use super::driver::{click, no_errors, screenshot};
+use super::driver::{click, no_errors, screenshot, wait_for};
 use super::stage::{open_at, restore_window, set_viewport, step_of};
-use super::WAIT_LIMIT;
 use crate::Result;
 
 /// The payments step of lesson 02.
@@ -67,11 +66,12 @@ pub(super) async fn write_life_in_lesson(c: &Client, url: &str, artifacts: &Path
     open_at(c, url, "lesson=02-election&lang=en", 0).await?;
     let k = step_of(c, CREATE_PAYMENTS).await?;
     open_at(c, url, &format!("lesson=02-election&lang=en&step={k}"), k).await?;
-    c.wait()
-        .at_most(WAIT_LIMIT)
-        .for_element(Locator::Css("#write-life"))
-        .await
-        .map_err(|e| format!("no #write-life in the write panel the step shows: {e}"))?;
+    wait_for(
+        c,
+        "#write-life",
+        "no #write-life in the write panel the step shows",
+    )
+    .await?;
     let v = c.execute(READ_JS, vec![]).await?;
     let rows = v["rows"].as_array().cloned().unwrap_or_default();
     let event = v["event"].as_str().unwrap_or_default();
