@@ -54,7 +54,8 @@ impl Console {
         Ok(String::new())
     }
 
-    /// `partition 101 | 102,103`: cut the network into groups.
+    /// `partition 101 | 102,103`: cut the network into groups. The cuts add to earlier ones (as
+    /// the node menu's "cut off" buttons do); the output says so when there were any.
     pub(super) fn partition(&mut self, call: &Call) -> Result<String, String> {
         let text = call.args.join(" ");
         let groups: Vec<Vec<i32>> = text
@@ -69,10 +70,17 @@ impl Console {
                 self.node_id(&id.to_string())?;
             }
         }
-        self.world()?
-            .partition(&groups)
-            .map_err(|e| e.to_string())?;
-        Ok(String::new())
+        let w = self.world()?;
+        let earlier = w.network().blocked.len();
+        w.partition(&groups).map_err(|e| e.to_string())?;
+        Ok(if earlier == 0 {
+            String::new()
+        } else {
+            format!(
+                "the earlier cuts stay: {} one-way links are cut now (`heal` mends them all)",
+                w.network().blocked.len()
+            )
+        })
     }
 
     /// `heal`: mend every partition and drop rule.

@@ -100,7 +100,7 @@ kill -9|-STOP|-CONT|-TERM N   kill, freeze, thaw or stop a node cleanly
 start N                       start a killed node again
 add-broker N                  a new, empty broker
 slow N 3s                     the node's event loop stalls for a while
-partition 101 | 102,103       cut the network into groups; `heal` mends it
+partition 101 | 102,103       cut the network into groups (adds to earlier cuts); `heal` mends all
 drop from=N to=N kind=FetchRequest | drop rate=0.1   lose messages
 status                        every node: role, state, epoch, leader, LEO, HW
 mark NAME / transitions N [after=NAME]   a node's Raft transitions since a mark

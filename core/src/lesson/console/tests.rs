@@ -372,3 +372,17 @@ fn invariants_lists_each_by_name_and_the_first_violation() {
         .unwrap_err()
         .contains("no cluster yet"));
 }
+
+#[test]
+fn a_second_partition_adds_its_cuts_and_says_so() {
+    let mut c = Console::new();
+    c.exec("cluster controllers=101,102,103 seed=1").unwrap();
+    assert_eq!(c.exec("partition 101 | 102,103").unwrap(), "");
+    assert_eq!(
+        c.exec("partition 102 | 101,103").unwrap(),
+        "the earlier cuts stay: 6 one-way links are cut now (`heal` mends them all)"
+    );
+    c.exec("heal").unwrap();
+    assert!(c.world.as_ref().unwrap().network().blocked.is_empty());
+    assert_eq!(c.exec("partition 103 | 101,102").unwrap(), "");
+}
