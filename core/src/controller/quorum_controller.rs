@@ -57,6 +57,7 @@ use crate::controller::event_queue::KafkaEventQueue;
 use crate::controller::heartbeat_manager::BrokerHeartbeatManager;
 use crate::controller::offset_control::OffsetControlManager;
 use crate::controller::write_life::WriteLives;
+use crate::metadata::broker_registration::BrokerRegistration;
 use crate::raft::io::RaftIo;
 use crate::raft::listener::LeaderAndEpoch;
 use crate::timeline::Revert;
@@ -146,6 +147,17 @@ impl QuorumController {
     /// The epoch it is active in.
     pub fn active_epoch(&self) -> Option<i32> {
         self.cur_claim_epoch
+    }
+
+    /// Broker `id`'s committed registration: its value in the in-memory snapshot at the last
+    /// stable offset, which the active controller keeps while its later writes wait for the
+    /// quorum (a standby replays committed records only, so its current state is committed).
+    pub fn committed_registration(&self, id: i32) -> Option<&BrokerRegistration> {
+        let brokers = &self.state.cluster.brokers;
+        let oc = &self.offset_control;
+        brokers
+            .get_at(&oc.snapshot_registry, &id, oc.last_stable_offset)
+            .unwrap_or_else(|_| brokers.get(&id))
     }
 
     /// The leader last told by Raft.

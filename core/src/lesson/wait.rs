@@ -24,8 +24,8 @@ pub enum Condition {
     LeaderIs(i32),
     /// `epoch=N`: a leader in epoch N or later.
     Epoch(i32),
-    /// `fenced=N` / `unfenced=N`: the active controller has broker N's current incarnation
-    /// fenced (or unfenced). While broker N's process runs, that is the incarnation it
+    /// `fenced=N` / `unfenced=N`: the active controller has committed broker N's current
+    /// incarnation as fenced (or unfenced), as the broker learns it from its heartbeat response. While broker N's process runs, that is the incarnation it
     /// registers: an earlier incarnation's registration does not count.
     Fenced {
         /// The broker.

@@ -45,15 +45,13 @@ impl World {
             .map(|n| n.id)
     }
 
-    /// The active controller's registration of broker `id` (what `fenced` and the broker epoch
-    /// are in the metadata), if there is an active controller that knows it.
+    /// The active controller's committed registration of broker `id` (whether it is fenced,
+    /// its broker epoch), if there is an active controller that knows it. A fencing or an
+    /// unfencing counts once its record is committed, not when the controller writes it.
     pub fn active_registration(&self, id: i32) -> Option<&BrokerRegistration> {
         self.node(self.active_controller()?)?
             .controller
             .as_ref()?
-            .state
-            .cluster
-            .brokers
-            .get(&id)
+            .committed_registration(id)
     }
 }

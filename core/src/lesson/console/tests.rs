@@ -386,3 +386,28 @@ fn a_second_partition_adds_its_cuts_and_says_so() {
     assert!(c.world.as_ref().unwrap().network().blocked.is_empty());
     assert_eq!(c.exec("partition 103 | 101,102").unwrap(), "");
 }
+
+#[test]
+fn unfenced_counts_once_the_record_is_committed() {
+    use crate::sim::world::{World, WorldConfig};
+    let mut w = World::new(WorldConfig::new(1, vec![101, 102, 103], vec![1])).unwrap();
+    let uncommitted = |w: &World| {
+        let c = w.node(w.active_controller()?)?.controller.as_ref()?;
+        Some(c.state.cluster.brokers.get(&1)?.record.fenced)
+    };
+    let committed = |w: &World| w.active_registration(1).map(|b| b.record.fenced);
+    let mut written_first = None;
+    let done = w.run_until(10_000, |w| {
+        if uncommitted(w) == Some(false) && written_first.is_none() {
+            written_first = Some(w.now_ms());
+        }
+        committed(w) == Some(false)
+    });
+    assert!(done, "broker 1 never unfenced");
+    let written = written_first.expect("the unfencing was never written");
+    assert!(
+        written < w.now_ms(),
+        "committed at {} ms, no later than written at {written} ms",
+        w.now_ms()
+    );
+}
