@@ -87,7 +87,7 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
     let b = node.broker.as_ref();
     let state = b
         .map(|b| b.state.clone())
-        .unwrap_or_else(|| node.process.to_uppercase());
+        .unwrap_or_else(|| node.process.to_ascii_uppercase());
     let registered = active.and_then(|c| c.brokers.iter().find(|(bid, _, _)| *bid == id));
     let since = active.and_then(|c| {
         c.sessions

@@ -14,7 +14,7 @@ use crate::state::Lang;
 
 /// The CSS class of a BrokerState name: `state-running`, `state-starting`, …
 pub fn state_class(state: &str) -> String {
-    format!("state-{}", state.to_lowercase().replace('_', "-"))
+    format!("state-{}", state.to_ascii_lowercase().replace('_', "-"))
 }
 
 /// Width of the viewBox.

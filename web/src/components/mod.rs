@@ -36,6 +36,6 @@ pub fn role_class(node: &kraft_core::view::NodeView) -> String {
     if node.process != "running" {
         format!("role-{}", node.process)
     } else {
-        format!("role-{}", node.raft_state.to_lowercase())
+        format!("role-{}", node.raft_state.to_ascii_lowercase())
     }
 }

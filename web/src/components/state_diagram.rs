@@ -103,7 +103,7 @@ fn draw_state(s: &StateBox, current: Option<&str>) -> Html {
     let is_current = current == Some(s.name);
     let (x0, y0, _, _) = s.rect();
     html! {
-        <g class={classes!("sd-state", format!("sd-{}", s.name.to_lowercase()), is_current.then_some("current"))}
+        <g class={classes!("sd-state", format!("sd-{}", s.name.to_ascii_lowercase()), is_current.then_some("current"))}
            data-state={s.name}>
             <rect x={f(x0)} y={f(y0)} width={f(s.w)} height={f(BOX_H)} rx="10" />
             <text x={f(s.cx)} y={f(s.cy + 6.0)} text-anchor="middle">{ s.name }</text>

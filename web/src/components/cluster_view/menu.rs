@@ -35,7 +35,7 @@ pub(super) fn node_menu(
     let state = if node.process == "running" {
         node.raft_state.clone()
     } else {
-        node.process.to_uppercase()
+        node.process.to_ascii_uppercase()
     };
     html! {
         <div class={classes!("node-menu", role_class(node))} id="node-menu" data-node-id={id.to_string()}

@@ -30,8 +30,8 @@ fn state_text(node: &NodeView, fenced: Option<bool>) -> String {
             .as_ref()
             .map_or_else(|| node.raft_state.clone(), |b| b.state.clone()),
         ("running", false) => node.raft_state.clone(),
-        (process, true) => format!("FENCED · {}", process.to_uppercase()),
-        (process, false) => process.to_uppercase(),
+        (process, true) => format!("FENCED · {}", process.to_ascii_uppercase()),
+        (process, false) => process.to_ascii_uppercase(),
     }
 }
 
@@ -202,7 +202,7 @@ fn state_caption(node: &NodeView, state: &str, x: f64, state_y: f64) -> Html {
         .filter(|_| node.is_voter && node.process == "running" && node.raft_state == "Unattached");
     let state_chars = state.chars().count() + voted.map_or(0, |v| format!(" · voted {v}").len());
     html! {
-        <text class={classes!("node-role", format!("st-{}", state.split(' ').next().unwrap_or_default().to_lowercase().replace('_', "-")))}
+        <text class={classes!("node-role", format!("st-{}", state.split(' ').next().unwrap_or_default().to_ascii_lowercase().replace('_', "-")))}
               x={fmt(caption_x(state_chars))} y={fmt(state_y)} text-anchor="middle" dominant-baseline="central">
             { state.to_string() }
             if let Some(v) = voted {

@@ -263,7 +263,7 @@ fn chips_of(
                 "{}: {} → {} (epoch {}) at {} ms",
                 x.node, t.from, t.to, t.epoch, t.time_ms
             ),
-            class: format!("role-{}", t.to.to_lowercase()),
+            class: format!("role-{}", t.to.to_ascii_lowercase()),
             time_ms: t.time_ms,
             event: event_at(seq, t.time_ms),
         });
