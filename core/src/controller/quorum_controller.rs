@@ -134,6 +134,11 @@ impl QuorumController {
         }
     }
 
+    /// This process's incarnation (a new one at every start).
+    pub fn incarnation_id(&self) -> Uuid {
+        self.incarnation_id
+    }
+
     /// broker.session.timeout.ms of this controller.
     pub fn session_timeout_ms(&self) -> u64 {
         self.config.session_timeout_ms

@@ -13,6 +13,7 @@ pub use monitor::InvariantMonitor;
 use named::{broken, Broken};
 pub use named::{status_text, Invariant, InvariantStatus, Violation};
 
+use crate::common::uuid::Uuid;
 use crate::raft::batch::Record;
 use crate::raft::snapshot::RawSnapshot;
 use crate::raft::KafkaRaftClient;
@@ -36,8 +37,9 @@ pub struct InvariantChecker {
     verified_snapshots: std::collections::BTreeSet<(i32, i64, i32)>,
     /// Per node: the (publish count, offset) of the image last found equal to a replay.
     verified_images: BTreeMap<i32, (u64, i64)>,
-    /// Per node: the (applied offset, state) of the controller last found equal to a replay.
-    verified_controllers: BTreeMap<i32, (i64, String)>,
+    /// Per node: the (incarnation, applied offset, state's mod count) of the controller last
+    /// found equal to a replay; the same again is not compared again.
+    verified_controllers: BTreeMap<i32, (Uuid, i64, u64)>,
     /// The offset of the committed bootstrap transaction.
     bootstrap_offset: Option<i64>,
     /// How many checks ran.
@@ -464,12 +466,12 @@ impl InvariantChecker {
             if self.committed_only && upto >= self.committed_len() {
                 continue;
             }
-            let held = c.state.summary();
-            let key = (upto, held.clone());
+            let key = (c.incarnation_id(), upto, c.state.mod_count());
             if self.verified_controllers.get(&node.id) == Some(&key) {
                 continue;
             }
             self.verified_controllers.insert(node.id, key);
+            let held = c.state.summary();
             let replayed = self.replay_upto(
                 log,
                 upto,

@@ -21,11 +21,14 @@ pub type MapTier<K, V> = (i64, Vec<(K, Option<V>)>);
 /// A snapshottable map (Kafka's `TimelineHashMap`), kept in key order for stable iteration.
 ///
 /// Equality compares the current entries *and* the saved history.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug)]
 pub struct TimelineHashMap<K, V> {
     current: BTreeMap<K, V>,
     /// Sorted by epoch; only snapshots in which something changed have a tier.
     tiers: Vec<Tier<K, V>>,
+    /// How many times the current entries changed (a put, a remove, a revert), like
+    /// java.util.HashMap's modCount; not part of equality.
+    mod_count: u64,
 }
 
 impl<K, V> Default for TimelineHashMap<K, V> {
@@ -33,7 +36,23 @@ impl<K, V> Default for TimelineHashMap<K, V> {
         Self {
             current: BTreeMap::new(),
             tiers: Vec::new(),
+            mod_count: 0,
         }
+    }
+}
+
+impl<K: PartialEq, V: PartialEq> PartialEq for TimelineHashMap<K, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.current == other.current && self.tiers == other.tiers
+    }
+}
+
+impl<K: Eq, V: Eq> Eq for TimelineHashMap<K, V> {}
+
+impl<K: std::hash::Hash, V: std::hash::Hash> std::hash::Hash for TimelineHashMap<K, V> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.current.hash(state);
+        self.tiers.hash(state);
     }
 }
 
@@ -108,6 +127,7 @@ impl<K: Ord + Clone, V: Clone> TimelineHashMap<K, V> {
     /// Sets `key` to `value`, returning the old value; saves the old value (or its absence) into
     /// the latest snapshot's tier if that tier doesn't hold `key` yet.
     pub fn put(&mut self, registry: &SnapshotRegistry, key: K, value: V) -> Option<V> {
+        self.mod_count += 1;
         let old = self.current.insert(key.clone(), value);
         self.save(registry, key, &old);
         old
@@ -120,9 +140,16 @@ impl<K: Ord + Clone, V: Clone> TimelineHashMap<K, V> {
         Q: Ord + ?Sized,
     {
         let (key, old) = self.current.remove_entry(key)?;
+        self.mod_count += 1;
         let old = Some(old);
         self.save(registry, key, &old);
         old
+    }
+
+    /// How many times the current entries changed: a put, a remove or a revert. Equal counts
+    /// of one map mean equal current entries.
+    pub fn mod_count(&self) -> u64 {
+        self.mod_count
     }
 
     /// Current entries in key order.
@@ -214,6 +241,7 @@ impl<K: Ord + Clone, V: Clone> TimelineHashMap<K, V> {
 
 impl<K: Ord + Clone, V: Clone> Revertable for TimelineHashMap<K, V> {
     fn revert_to_snapshot(&mut self, epoch: i64) {
+        self.mod_count += 1;
         let start = self.tiers.partition_point(|t| t.epoch < epoch);
         let mut restore: BTreeMap<K, Option<V>> = BTreeMap::new();
         for tier in self.tiers.drain(start..) {
@@ -299,6 +327,24 @@ mod tests {
         assert_eq!(m.remove(&r, "a"), None);
         assert!(m.is_empty());
         assert!(m.tiers().is_empty());
+    }
+
+    #[test]
+    fn mod_count_counts_changes_and_is_not_part_of_equality() {
+        let mut r = SnapshotRegistry::new();
+        let mut m = Map::new();
+        m.put(&r, "a", 1);
+        r.idempotent_create_snapshot(1).unwrap();
+        m.put(&r, "a", 2);
+        m.remove(&r, "zzz");
+        assert_eq!(m.mod_count(), 2, "an absent key's remove changes nothing");
+        m.remove(&r, "a");
+        r.revert_to_snapshot(1, &mut [&mut m]).unwrap();
+        assert_eq!(m.mod_count(), 4);
+        let mut fresh = Map::new();
+        fresh.put(&SnapshotRegistry::new(), "a", 1);
+        assert_ne!(m.mod_count(), fresh.mod_count());
+        assert_eq!(m, fresh, "equal entries and history, other counts");
     }
 
     #[test]

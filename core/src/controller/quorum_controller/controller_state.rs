@@ -21,6 +21,20 @@ pub struct ControllerState {
 }
 
 impl ControllerState {
+    /// How many times the state's maps changed (their [`mod_count`](crate::timeline::TimelineHashMap::mod_count)s summed):
+    /// the same count twice in one controller means the same state, so its [`summary`]
+    /// need not be built again.
+    ///
+    /// [`summary`]: Self::summary
+    pub fn mod_count(&self) -> u64 {
+        self.features.levels.mod_count()
+            + self.cluster.controllers.mod_count()
+            + self.cluster.brokers.mod_count()
+            + self.configs.configs.mod_count()
+            + self.replication.topics_by_name.mod_count()
+            + self.replication.topics.mod_count()
+    }
+
     /// A canonical text of the current contents (history left out), for comparisons and views.
     pub fn summary(&self) -> String {
         let mut out = String::new();
