@@ -100,7 +100,6 @@ pub fn run_seed_with(
     }
     let fail = |w: &World, what: String| format!("seed {seed} at {} ms: {what}", w.now_ms());
     let mut world = World::new(config).map_err(|e| format!("seed {seed}: {e}"))?;
-    checker.controller_check_every = 8;
     let faults = safety_phase(&mut world, checker, &shape, &mut plan, safety_ms)
         .map_err(|e| fail(&world, e))?;
     let healed_at = heal(&mut world, &shape);

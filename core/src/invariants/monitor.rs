@@ -25,9 +25,8 @@ impl Default for InvariantMonitor {
 }
 
 impl InvariantMonitor {
-    /// A monitor with every invariant holding that compares the controllers with a replay
-    /// after every event too (the seed sweep does it every 8 events), so a violation names the
-    /// event that caused it.
+    /// A monitor with every invariant holding; it compares the controllers with a replay
+    /// after every event too, so a violation names the event that caused it.
     pub fn new() -> Self {
         let mut checker = InvariantChecker::new();
         checker.committed_only = true;
