@@ -97,10 +97,11 @@ impl KafkaRaftClient {
     pub(super) fn maybe_handle_common_response(
         &mut self,
         error: Errors,
-        leader: Option<i32>,
+        leader_id: i32,
         epoch: i32,
         io: &mut RaftIo,
     ) -> RaftResult<Option<bool>> {
+        let leader = (leader_id >= 0).then_some(leader_id);
         if epoch < self.quorum.epoch() || error == Errors::UnknownLeaderEpoch {
             return Ok(Some(true));
         }

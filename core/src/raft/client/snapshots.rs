@@ -258,9 +258,8 @@ impl KafkaRaftClient {
         r: FetchSnapshotResponse,
         io: &mut RaftIo,
     ) -> RaftResult<bool> {
-        let leader = (r.leader_id >= 0).then_some(r.leader_id);
         if let Some(done) =
-            self.maybe_handle_common_response(r.error, leader, r.leader_epoch, io)?
+            self.maybe_handle_common_response(r.error, r.leader_id, r.leader_epoch, io)?
         {
             return Ok(done);
         }
