@@ -50,7 +50,8 @@ pub fn main(args: Vec<String>) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("kraft: error: {e}\n{USAGE}");
+            // The whole usage would bury a failed lesson's steps; a hint is enough.
+            eprintln!("kraft: error: {e}\n(`kraft --help` lists the commands and their options)");
             2
         }
     }
