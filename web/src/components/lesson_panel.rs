@@ -224,12 +224,21 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let pos = run.pos;
     let lang = props.lang.code();
 
-    // A step with no command (a pause, the closing words) gives its narration the whole width.
+    // A step with no command (a pause, the closing words) gives its narration the whole width;
+    // a short command with an output of a line or two leaves it most of the width.
     let no_command = pos == 0 || run.lesson.steps[pos - 1].command.is_empty();
-    let (narration, terminal, pause) = if pos == 0 {
+    let short_terminal = !no_command && short_terminal(run);
+    // A long narration (over 220 characters) takes the wider column: it is read aloud.
+    let long_narration = !no_command
+        && step_narration(run, lang)
+            .0
+            .iter()
+            .map(|t| t.chars().count())
+            .sum::<usize>()
+            > 220;
+    let (narration, terminal) = if pos == 0 {
         (
             html! { <p class="hint" id="lesson-start">{ l.start_hint }</p> },
-            html! {},
             html! {},
         )
     } else {
@@ -250,8 +259,8 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
                  data-lesson={run.name().to_string()} data-step={pos.to_string()} data-steps={n.to_string()}
                  data-playing={run.playing.is_some().to_string()} data-lang={lang}>
             <h2 id="lesson-title" class="visually-hidden">{ lesson_title(run, props.lang) }</h2>
-            <div class={classes!("strip-body", no_command.then_some("no-command"), asking.then_some("asking"))}>
-                <div class="strip-narration">{ narration }{ pause }</div>
+            <div class={classes!("strip-body", no_command.then_some("no-command"), short_terminal.then_some("short-terminal"), long_narration.then_some("long-narration"), asking.then_some("asking"))}>
+                <div class="strip-narration">{ narration }</div>
                 { terminal }
             </div>
             { quiz }
@@ -262,18 +271,40 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
 
 /// The step just run (the lesson is past its start): its narration, its terminal (`$ command`,
 /// the wait playing, the output, the expected output when it differs) and its pause marker.
-fn current_step(props: &LessonPanelProps, l: &Labels, t: &Chrome) -> (Html, Html, Html) {
+fn current_step(props: &LessonPanelProps, l: &Labels, t: &Chrome) -> (Html, Html) {
     let run = &props.run;
     let (n, pos) = (run.len(), run.pos);
     let step = &run.lesson.steps[pos - 1];
     let (texts, carried) = step_narration(run, props.lang.code());
     let playing = run.playing.as_ref().map(|p| wait_playing(p, props, t));
+    // The pause cue and the end of the lesson follow the last words on their line, so they
+    // take no line of their own when there is room.
+    let end = pos == n && run.playing.is_none();
+    let markers = html! {
+        <>
+            if step.pause {
+                <span class="pause-marker" id="lesson-pause" role="note">{ l.pause }</span>
+            }
+            if end {
+                <span class="hint lesson-end" id="lesson-end">{ l.end }</span>
+            }
+        </>
+    };
+    let last = texts.len().saturating_sub(1);
+    let paragraph = |i: usize, text: &str| {
+        let tail = if i == last {
+            markers.clone()
+        } else {
+            html! {}
+        };
+        html! { <p>{ text.to_string() }{ " " }{ tail }</p> }
+    };
     (
         html! {
             <div id="lesson-narration" class={classes!("narration", carried.then_some("carried"))}>
-                { for texts.iter().map(|t| html! { <p>{ t.to_string() }</p> }) }
-                if pos == n && run.playing.is_none() {
-                    <p class="hint" id="lesson-end">{ l.end }</p>
+                { for texts.iter().enumerate().map(|(i, t)| paragraph(i, t)) }
+                if texts.is_empty() && (step.pause || end) {
+                    <p>{ markers.clone() }</p>
                 }
             </div>
         },
@@ -287,12 +318,19 @@ fn current_step(props: &LessonPanelProps, l: &Labels, t: &Chrome) -> (Html, Html
                 l,
             )
         },
-        if step.pause {
-            html! { <div class="pause-marker" id="lesson-pause" role="note">{ l.pause }</div> }
-        } else {
-            html! {}
-        },
     )
+}
+
+/// Whether the step just run shows little in its terminal: a command of at most 48 characters
+/// and an output of at most two lines (none yet while it plays).
+fn short_terminal(run: &LessonRun) -> bool {
+    let k = run.pos - 1;
+    let output_lines = run
+        .outputs
+        .get(k)
+        .and_then(|o| o.as_deref())
+        .map_or(0, |o| o.lines().count());
+    run.lesson.steps[k].command.chars().count() <= 48 && output_lines <= 2
 }
 
 /// The narration of the step just run in `lang`, and whether it is carried: a step without

@@ -353,7 +353,7 @@ async fn stage_checks(t: &mut Tally, c: &Client, url: &str, artifacts: &Path) {
     }
     if t.ok() {
         t.check(
-            "every step of every lesson, and free play on the stage while it plays, fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, no page scrolling, no label over a node, no two nodes' arcs touching, no text under 16 px at 1280x720",
+            "every step of every lesson, and free play on the stage while it plays, fits 1280x720 and 1920x1080: the drawing and what the step lights on screen, the narration in its box, no page scrolling, no label over a node, no two nodes' arcs touching, no text under 16 px at 1280x720",
             stage::every_step_fits(c, url, artifacts),
         )
         .await;

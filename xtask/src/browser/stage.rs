@@ -19,8 +19,8 @@ use crate::Result;
 pub(super) const SIZES: [(u32, u32); 2] = [(1280, 720), (1920, 1080)];
 
 /// Everything wrong with the stage as it is drawn now: the page scrolls, the drawing or a lit
-/// element (`[data-focused="true"]`) is outside the viewport or scrolled out of its panel, and
-/// (when `min_px` is given) visible text smaller than that.
+/// element (`[data-focused="true"]`) is outside the viewport or scrolled out of its panel, the
+/// narration does not fit its box, and (when `min_px` is given) visible text smaller than that.
 const FIT_JS: &str = r#"
     const minPx = arguments[0];
     const vw = innerWidth, vh = innerHeight, bad = [];
@@ -74,6 +74,10 @@ const FIT_JS: &str = r#"
         if (Math.hypot(x1 - x2, y1 - y2) < r1 + r2) bad.push(`the arcs of nodes ${ids[i]} and ${ids[j]} touch`);
     }
     for (const el of document.querySelectorAll('[data-focused="true"]')) inside(el);
+    // The step's words are read aloud from the screen: they fit their box, unscrolled.
+    const narr = document.querySelector('.strip-narration');
+    if (narr && narr.scrollHeight > narr.clientHeight + 4)
+        bad.push(`the narration \`${narr.textContent.trim().slice(0, 40)}\` is ${narr.scrollHeight - narr.clientHeight} px taller than its box`);
     if (minPx) {
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         const seen = new Set();
