@@ -42,8 +42,6 @@ pub struct InvariantChecker {
     verified_controllers: BTreeMap<i32, (Uuid, i64, u64)>,
     /// The offset of the committed bootstrap transaction.
     bootstrap_offset: Option<i64>,
-    /// How many checks ran.
-    pub checks: u64,
     /// The checks the rule switches need (stale leaders, disruptive elections, images going
     /// back, expired sessions, fenced brokers in ISRs, snapshots at log start).
     rules: rule_checks::RuleChecks,
@@ -78,7 +76,6 @@ impl InvariantChecker {
     }
 
     fn check_all(&mut self, world: &World) -> Result<(), Broken> {
-        self.checks += 1;
         if let Some(f) = world.fatal_faults().first() {
             let which = if f.contains("but we are the active controller") {
                 Invariant::LeaderNeverLoadSnapshot

@@ -25,8 +25,9 @@ pub enum Condition {
     /// `epoch=N`: a leader in epoch N or later.
     Epoch(i32),
     /// `fenced=N` / `unfenced=N`: the active controller has committed broker N's current
-    /// incarnation as fenced (or unfenced), as the broker learns it from its heartbeat response. While broker N's process runs, that is the incarnation it
-    /// registers: an earlier incarnation's registration does not count.
+    /// incarnation as fenced (or unfenced), as the broker learns it from its heartbeat
+    /// response. While broker N's process runs, that is the incarnation it registers: an
+    /// earlier incarnation's registration does not count.
     Fenced {
         /// The broker.
         broker: i32,

@@ -21,10 +21,11 @@ pub struct ControllerState {
 }
 
 impl ControllerState {
-    /// How many times the state's maps changed (their [`mod_count`](crate::timeline::TimelineHashMap::mod_count)s summed):
-    /// the same count twice in one controller means the same state, so its [`summary`]
-    /// need not be built again.
+    /// How many times the state's maps changed (their [`mod_count`]s summed): the same count
+    /// twice in one controller means the same state, so its [`summary`] need not be built
+    /// again.
     ///
+    /// [`mod_count`]: crate::timeline::TimelineHashMap::mod_count
     /// [`summary`]: Self::summary
     pub fn mod_count(&self) -> u64 {
         self.features.levels.mod_count()
