@@ -4,6 +4,7 @@
 //! shutdown as BrokerHeartbeatManager grants it, the cordoned-log-dirs record, and the session
 //! tracker fencing stale brokers one per run, 10 ms apart.
 
+use kraft_core::common::api_keys::MessageKind;
 use kraft_core::common::message::controller::{
     ControllerRequest, ControllerResponse, CreatableTopic,
 };
@@ -204,7 +205,7 @@ fn broker_lifecycle_lines_and_timings_match_kafka() {
                 w.add_drop_rule(DropRule {
                     from: None,
                     to: Some(1),
-                    kind: Some("FetchResponse".into()),
+                    kind: MessageKind::from_name("FetchResponse"),
                 });
             }
             if lag && registered {
@@ -678,7 +679,7 @@ fn a_broker_whose_heartbeats_are_lost_recovers_after_heal() {
             "drop" => w.add_drop_rule(DropRule {
                 from: Some(1),
                 to: Some(100),
-                kind: Some("BrokerHeartbeatRequest".into()),
+                kind: MessageKind::from_name("BrokerHeartbeatRequest"),
             }),
             _ => w.partition(&[vec![1], vec![100, 2]]).unwrap(),
         }
@@ -707,7 +708,7 @@ fn a_broker_whose_registration_is_lost_registers_after_heal() {
     w.add_drop_rule(DropRule {
         from: Some(1),
         to: Some(100),
-        kind: Some("BrokerRegistrationRequest".into()),
+        kind: MessageKind::from_name("BrokerRegistrationRequest"),
     });
     run_traced(&mut w, &mut c, 8_000);
     assert_eq!(broker_state(&w, 1), Some("STARTING"));
@@ -833,7 +834,7 @@ fn a_broker_whose_heartbeat_replies_are_dropped_recovers() {
         w.add_drop_rule(DropRule {
             from: Some(100),
             to: Some(1),
-            kind: Some("BrokerHeartbeatResponse".into()),
+            kind: MessageKind::from_name("BrokerHeartbeatResponse"),
         });
         run_traced(&mut w, &mut c, 15_000);
         assert!(!registration(&w, 100, 1).1, "seed {seed}: fenced meanwhile");
@@ -869,7 +870,7 @@ fn a_broker_whose_registration_reply_is_dropped_registers_after_heal() {
     w.add_drop_rule(DropRule {
         from: Some(100),
         to: Some(1),
-        kind: Some("BrokerRegistrationResponse".into()),
+        kind: MessageKind::from_name("BrokerRegistrationResponse"),
     });
     run_traced(&mut w, &mut c, 8_000);
     assert_eq!(broker_state(&w, 1), Some("STARTING"));

@@ -1,6 +1,7 @@
 //! The QuorumController on top of the Raft quorum: bootstrap, the write lifecycle, standbys
 //! replaying, and the revert of uncommitted state when leadership is lost (article sections 3-4).
 
+use kraft_core::common::api_keys::MessageKind;
 use kraft_core::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
 };
@@ -511,7 +512,7 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
     w.add_drop_rule(kraft_core::sim::network::DropRule {
         from: Some(follower),
         to: Some(leader),
-        kind: Some("ReplicaFetchRequest".into()),
+        kind: MessageKind::from_name("ReplicaFetchRequest"),
     });
     run_checked(&mut w, &mut c, 25_000);
     assert_eq!(isr(&w).0.len(), 3, "still within replica.lag.time.max.ms");

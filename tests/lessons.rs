@@ -2,6 +2,7 @@
 
 use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::{runner, Begun, Console, Lesson};
+use kraft_core::raft::state::StateKind;
 
 fn lessons() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../lessons");
@@ -301,8 +302,10 @@ fn lesson_02s_election_plays_as_a_story_the_room_can_follow() {
         frames += 1;
         for n in c.world.as_ref().unwrap().view().nodes {
             let state = match n.voted_id {
-                Some(v) if n.raft_state == "Unattached" => format!("Unattached voted {v}"),
-                _ => n.raft_state.clone(),
+                Some(v) if n.raft_state == Some(StateKind::Unattached) => {
+                    format!("Unattached voted {v}")
+                }
+                _ => n.raft_state.map_or("-", StateKind::name).to_string(),
             };
             match seen
                 .iter_mut()

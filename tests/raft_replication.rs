@@ -115,7 +115,7 @@ fn a_leader_sends_begin_quorum_epoch_only_to_voters_that_do_not_fetch() {
         .dropped
         .iter()
         .filter(|m| {
-            m.from == leader && m.to == cut && m.message.kind() == "BeginQuorumEpochRequest"
+            m.from == leader && m.to == cut && m.message.kind().name() == "BeginQuorumEpochRequest"
         })
         .map(|m| m.send_ms)
         .collect();
@@ -136,7 +136,7 @@ fn a_leader_sends_begin_quorum_epoch_only_to_voters_that_do_not_fetch() {
         .network()
         .dropped
         .iter()
-        .any(|m| m.to == other && m.message.kind() == "BeginQuorumEpochRequest"));
+        .any(|m| m.to == other && m.message.kind().name() == "BeginQuorumEpochRequest"));
 }
 
 #[test]

@@ -8,6 +8,8 @@
 //! registration and once ready to be unfenced. A failure (an error, or a request the channel
 //! gave up on) is retried after the interval; a heartbeat error never re-registers.
 
+use serde::Serialize;
+
 use super::controller_channel::{Completion, NodeToControllerChannelManager};
 use crate::common::message::controller::{
     ControllerMessage, ControllerRequest, ControllerResponse,
@@ -16,8 +18,9 @@ use crate::common::node_log::{Level, LogFile, LogLine, NodeLog};
 use crate::common::uuid::Uuid;
 use crate::controller::feature_control::is_cordoned_log_dirs_supported;
 
-/// Kafka's BrokerState.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Kafka's BrokerState (serialised by Kafka's names: `RUNNING`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum BrokerState {
     /// NOT_RUNNING
     NotRunning,
@@ -34,6 +37,16 @@ pub enum BrokerState {
 }
 
 impl BrokerState {
+    /// Every state, in BrokerState.java's order.
+    pub const ALL: [BrokerState; 6] = [
+        BrokerState::NotRunning,
+        BrokerState::Starting,
+        BrokerState::Recovery,
+        BrokerState::Running,
+        BrokerState::PendingControlledShutdown,
+        BrokerState::ShuttingDown,
+    ];
+
     /// Kafka's name.
     pub fn name(&self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@
 //! one seeded RNG's type, and Java-compatible helpers (String.hashCode, HashMap order).
 //! Nothing here imports another module of the crate.
 
+pub mod api_keys;
 pub mod clock;
 pub mod config_resource;
 pub mod java;

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::console::split_words;
+use crate::common::api_keys::ApiKeys;
 
 /// A side panel of the stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -149,24 +150,11 @@ pub enum Directive {
     Show(Panel),
     /// `highlight batch 41-44`: light something.
     Highlight(Highlight),
-    /// `labels Fetch,BrokerHeartbeat` (or `labels none`): message kinds drawn with a label on
-    /// every message (others: one label per link, none for fetch and heartbeat chatter).
-    Labels(Vec<String>),
+    /// `labels Fetch,BrokerHeartbeat` (or `labels none`): the APIs whose messages are drawn
+    /// with a label on every message (others: one label per link, none for fetch and
+    /// heartbeat chatter).
+    Labels(Vec<ApiKeys>),
 }
-
-/// The message kinds `labels` accepts (the API part of a message kind).
-pub const LABEL_KINDS: [&str; 10] = [
-    "Vote",
-    "PreVote",
-    "BeginQuorumEpoch",
-    "EndQuorumEpoch",
-    "Fetch",
-    "FetchSnapshot",
-    "BrokerHeartbeat",
-    "BrokerRegistration",
-    "AlterPartition",
-    "ReplicaFetch",
-];
 
 /// The words that start a directive line.
 pub const DIRECTIVES: [&str; 4] = ["focus", "show", "highlight", "labels"];
@@ -178,7 +166,10 @@ impl fmt::Display for Directive {
             Directive::Show(p) => write!(f, "show {}", p.name()),
             Directive::Highlight(h) => write!(f, "highlight {h}"),
             Directive::Labels(kinds) if kinds.is_empty() => write!(f, "labels none"),
-            Directive::Labels(kinds) => write!(f, "labels {}", kinds.join(",")),
+            Directive::Labels(apis) => {
+                let names: Vec<&str> = apis.iter().map(|a| a.name()).collect();
+                write!(f, "labels {}", names.join(","))
+            }
         }
     }
 }
@@ -365,19 +356,16 @@ fn parse_labels(w: &Words) -> Result<Directive, DirectiveError> {
     let kinds = list
         .split(',')
         .map(|k| {
-            LABEL_KINDS
-                .iter()
-                .find(|x| **x == k)
-                .map(|x| x.to_string())
-                .ok_or_else(|| {
-                    w.at(
-                        1,
-                        format!(
-                            "unknown message kind '{k}' (kinds: {}, or none)",
-                            LABEL_KINDS.join(", ")
-                        ),
-                    )
-                })
+            ApiKeys::from_name(k).ok_or_else(|| {
+                let names: Vec<&str> = ApiKeys::ALL.iter().map(|a| a.name()).collect();
+                w.at(
+                    1,
+                    format!(
+                        "unknown message kind '{k}' (kinds: {}, or none)",
+                        names.join(", ")
+                    ),
+                )
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Directive::Labels(kinds))

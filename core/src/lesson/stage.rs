@@ -7,8 +7,9 @@
 //! are in `directive`.
 
 use super::console::split_words;
+use crate::common::api_keys::ApiKeys;
 // Re-exported so `lesson::stage::{Panel, Highlight, ...}` keep naming them.
-pub use super::directive::{Directive, DirectiveError, Highlight, Panel, DIRECTIVES, LABEL_KINDS};
+pub use super::directive::{Directive, DirectiveError, Highlight, Panel, DIRECTIVES};
 use super::parse::{Lesson, Step};
 
 /// What the stage shows after a step ran.
@@ -20,8 +21,8 @@ pub struct Stage {
     pub panel: Option<Panel>,
     /// What is lit.
     pub highlights: Vec<Highlight>,
-    /// Message kinds drawn with a label on every message.
-    pub labels: Vec<String>,
+    /// The APIs whose messages are drawn with a label on every message.
+    pub labels: Vec<ApiKeys>,
     /// Whether the focus, panel or highlights came from the step's directives (not from its
     /// command or from an earlier step).
     pub directed: bool,

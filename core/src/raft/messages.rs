@@ -4,37 +4,11 @@
 
 use super::batch::RecordBatch;
 use super::snapshot::RawSnapshot;
+use crate::common::api_keys::{ApiKeys, MessageKind};
+use crate::common::message::fields::MessageFields;
 use crate::common::offset_and_epoch::OffsetAndEpoch;
 use crate::common::protocol::Errors;
 use std::sync::Arc;
-
-/// The APIs, used for request bookkeeping and view labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ApiKey {
-    /// Vote / PreVote
-    Vote,
-    /// BeginQuorumEpoch
-    BeginQuorumEpoch,
-    /// EndQuorumEpoch
-    EndQuorumEpoch,
-    /// Fetch
-    Fetch,
-    /// FetchSnapshot
-    FetchSnapshot,
-}
-
-impl ApiKey {
-    /// Kafka's name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ApiKey::Vote => "Vote",
-            ApiKey::BeginQuorumEpoch => "BeginQuorumEpoch",
-            ApiKey::EndQuorumEpoch => "EndQuorumEpoch",
-            ApiKey::Fetch => "Fetch",
-            ApiKey::FetchSnapshot => "FetchSnapshot",
-        }
-    }
-}
 
 /// VoteRequest (a PreVote when `pre_vote`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,7 +178,7 @@ pub enum RaftResponse {
     /// Synthesized by the network client: the connection failed or the request timed out.
     Failed {
         /// Which API the lost request was.
-        api: ApiKey,
+        api: ApiKeys,
         /// BROKER_NOT_AVAILABLE or REQUEST_TIMED_OUT.
         error: Errors,
     },
@@ -231,46 +205,109 @@ pub enum RaftMessage {
 
 impl RaftRequest {
     /// The API of the request.
-    pub fn api(&self) -> ApiKey {
+    pub fn api(&self) -> ApiKeys {
         match self {
-            RaftRequest::Vote(_) => ApiKey::Vote,
-            RaftRequest::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
-            RaftRequest::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
-            RaftRequest::Fetch(_) => ApiKey::Fetch,
-            RaftRequest::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            RaftRequest::Vote(_) => ApiKeys::Vote,
+            RaftRequest::BeginQuorumEpoch(_) => ApiKeys::BeginQuorumEpoch,
+            RaftRequest::EndQuorumEpoch(_) => ApiKeys::EndQuorumEpoch,
+            RaftRequest::Fetch(_) => ApiKeys::Fetch,
+            RaftRequest::FetchSnapshot(_) => ApiKeys::FetchSnapshot,
         }
     }
 }
 
 impl RaftResponse {
     /// The API of the response.
-    pub fn api(&self) -> ApiKey {
+    pub fn api(&self) -> ApiKeys {
         match self {
-            RaftResponse::Vote(_) => ApiKey::Vote,
-            RaftResponse::BeginQuorumEpoch(_) => ApiKey::BeginQuorumEpoch,
-            RaftResponse::EndQuorumEpoch(_) => ApiKey::EndQuorumEpoch,
-            RaftResponse::Fetch(_) => ApiKey::Fetch,
-            RaftResponse::FetchSnapshot(_) => ApiKey::FetchSnapshot,
+            RaftResponse::Vote(_) => ApiKeys::Vote,
+            RaftResponse::BeginQuorumEpoch(_) => ApiKeys::BeginQuorumEpoch,
+            RaftResponse::EndQuorumEpoch(_) => ApiKeys::EndQuorumEpoch,
+            RaftResponse::Fetch(_) => ApiKeys::Fetch,
+            RaftResponse::FetchSnapshot(_) => ApiKeys::FetchSnapshot,
             RaftResponse::Failed { api, .. } => *api,
         }
     }
 }
 
 impl RaftMessage {
-    /// Label for views: `PreVoteRequest`, `FetchResponse`, ...
-    pub fn kind(&self) -> &'static str {
-        use crate::common::message::kind::{message_kind, Direction};
+    /// Its kind for views: `PreVoteRequest`, `FetchResponse`, `VoteFailed`, ...
+    pub fn kind(&self) -> MessageKind {
         match self {
-            RaftMessage::Request { body, .. } => match body {
-                RaftRequest::Vote(v) if v.pre_vote => "PreVoteRequest",
-                other => message_kind(other.api().name(), Direction::Request),
-            },
+            RaftMessage::Request { body, .. } => MessageKind::request(match body {
+                RaftRequest::Vote(v) if v.pre_vote => ApiKeys::PreVote,
+                other => other.api(),
+            }),
             RaftMessage::Response { body, .. } => match body {
-                RaftResponse::Vote(v) if v.pre_vote => "PreVoteResponse",
-                RaftResponse::Failed { api, .. } => message_kind(api.name(), Direction::Failed),
-                other => message_kind(other.api().name(), Direction::Response),
+                RaftResponse::Vote(v) if v.pre_vote => MessageKind::response(ApiKeys::PreVote),
+                RaftResponse::Failed { api, .. } => MessageKind::failed(*api),
+                other => MessageKind::response(other.api()),
             },
         }
+    }
+
+    /// The fields a view reads, by the schemas' names (see [`MessageFields`]).
+    pub fn fields(&self) -> MessageFields {
+        let mut f = MessageFields::default();
+        match self {
+            RaftMessage::Request { body, .. } => match body {
+                RaftRequest::Vote(v) => {
+                    f.epoch = Some(v.replica_epoch);
+                    f.replica_id = Some(v.replica_id);
+                    f.offset = Some(v.last_offset.offset);
+                    f.offset_epoch = Some(v.last_offset.epoch);
+                }
+                RaftRequest::BeginQuorumEpoch(b) => {
+                    f.epoch = Some(b.leader_epoch);
+                    f.leader_id = Some(b.leader_id);
+                }
+                RaftRequest::EndQuorumEpoch(e) => {
+                    f.epoch = Some(e.leader_epoch);
+                    f.leader_id = Some(e.leader_id);
+                }
+                RaftRequest::Fetch(r) => {
+                    f.epoch = Some(r.current_leader_epoch);
+                    f.replica_id = Some(r.replica_id);
+                    f.offset = Some(r.fetch_offset);
+                    f.offset_epoch = Some(r.last_fetched_epoch);
+                    f.high_watermark = Some(r.high_watermark);
+                }
+                RaftRequest::FetchSnapshot(r) => {
+                    f.epoch = Some(r.current_leader_epoch);
+                    f.replica_id = Some(r.replica_id);
+                    f.offset = i64::try_from(r.position).ok();
+                }
+            },
+            RaftMessage::Response { body, .. } => match body {
+                RaftResponse::Vote(v) => {
+                    f.epoch = Some(v.leader_epoch);
+                    f.leader_id = Some(v.leader_id);
+                    f.vote_granted = Some(v.vote_granted);
+                    f.error = Some(v.error.name());
+                }
+                RaftResponse::BeginQuorumEpoch(e) | RaftResponse::EndQuorumEpoch(e) => {
+                    f.epoch = Some(e.leader_epoch);
+                    f.leader_id = Some(e.leader_id);
+                    f.error = Some(e.error.name());
+                }
+                RaftResponse::Fetch(r) => {
+                    f.epoch = Some(r.leader_epoch);
+                    f.leader_id = Some(r.leader_id);
+                    f.high_watermark = Some(r.high_watermark);
+                    let records: usize = r.records.iter().map(|b| b.records.len()).sum();
+                    f.records = u32::try_from(records).ok();
+                    f.error = Some(r.error.name());
+                }
+                RaftResponse::FetchSnapshot(r) => {
+                    f.epoch = Some(r.leader_epoch);
+                    f.leader_id = Some(r.leader_id);
+                    f.offset = i64::try_from(r.position).ok();
+                    f.error = Some(r.error.name());
+                }
+                RaftResponse::Failed { error, .. } => f.error = Some(error.name()),
+            },
+        }
+        f
     }
 
     /// A one-line summary of the interesting fields, for views.

@@ -7,6 +7,9 @@
 //! RNG, so a run is the same with or without it.
 
 use serde::Serialize;
+
+use crate::common::api_keys::MessageKind;
+use crate::common::message::fields::MessageFields;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -50,10 +53,12 @@ pub struct SentMessage {
     pub from: i32,
     /// Receiver (for a failure: the client whose request failed).
     pub to: i32,
-    /// Kafka API name and direction, as [`crate::sim::message::Message::kind`] spells it
-    /// (empty in the network's own history while it is on the wire: the view fills it in).
-    pub kind: &'static str,
-    /// Short summary of the interesting fields (as `kind`, filled in by the view).
+    /// Its API and direction.
+    pub kind: MessageKind,
+    /// The fields the page reads, typed.
+    pub fields: MessageFields,
+    /// Short summary of the interesting fields, for tooltips (display only; empty in the
+    /// network's own history while it is on the wire: the view fills it in).
     pub summary: Arc<str>,
     /// Virtual time it was sent.
     pub send_ms: u64,
@@ -140,25 +145,18 @@ impl SequenceHistory {
         self.messages.push_back(m);
     }
 
-    /// What became of message `id` (if still kept), with its kind and summary (a message
-    /// pushed on the wire has none yet: they are written once, when it arrives or is lost); a
-    /// lost message ends at `at_ms`.
-    pub fn set_fate(
-        &mut self,
-        id: u64,
-        fate: Fate,
-        at_ms: Option<u64>,
-        text: (&'static str, &Arc<str>),
-    ) {
+    /// What became of message `id` (if still kept), with its summary (a message pushed on
+    /// the wire has none yet: it is written once, when it arrives or is lost); a lost message
+    /// ends at `at_ms`.
+    pub fn set_fate(&mut self, id: u64, fate: Fate, at_ms: Option<u64>, summary: &Arc<str>) {
         if let Some(i) = self.position(id) {
             let m = &mut self.messages[i];
             m.fate = fate;
             if let Some(t) = at_ms {
                 m.arrive_ms = t;
             }
-            if m.kind.is_empty() {
-                m.kind = text.0;
-                m.summary = text.1.clone();
+            if m.summary.is_empty() {
+                m.summary = summary.clone();
             }
         }
     }
@@ -197,13 +195,15 @@ impl SequenceHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::api_keys::ApiKeys;
 
     fn message(id: u64) -> SentMessage {
         SentMessage {
             id,
             from: 101,
             to: 102,
-            kind: "",
+            kind: MessageKind::request(ApiKeys::Fetch),
+            fields: MessageFields::default(),
             summary: "".into(),
             send_ms: id,
             arrive_ms: id + 2,
@@ -223,21 +223,20 @@ mod tests {
         assert_eq!(h.messages().next().map(|m| m.id), Some(1000));
         // A fate finds its message by id; a forgotten or unknown id changes nothing.
         let summary: Arc<str> = "epoch=1".into();
-        let text = ("FetchRequest", &summary);
-        h.set_fate(1000, Fate::Delivered, None, text);
-        h.set_fate(1002, Fate::Lost, Some(7), text);
-        h.set_fate(998, Fate::Dropped, None, text);
-        h.set_fate(1001, Fate::Dropped, None, text);
+        h.set_fate(1000, Fate::Delivered, None, &summary);
+        h.set_fate(1002, Fate::Lost, Some(7), &summary);
+        h.set_fate(998, Fate::Dropped, None, &summary);
+        h.set_fate(1001, Fate::Dropped, None, &summary);
         let first: Vec<(Fate, u64, &str)> = h
             .messages()
             .take(3)
-            .map(|m| (m.fate, m.arrive_ms, m.kind))
+            .map(|m| (m.fate, m.arrive_ms, &*m.summary))
             .collect();
         assert_eq!(
             first,
             [
-                (Fate::Delivered, 1002, "FetchRequest"),
-                (Fate::Lost, 7, "FetchRequest"),
+                (Fate::Delivered, 1002, "epoch=1"),
+                (Fate::Lost, 7, "epoch=1"),
                 (Fate::InFlight, 1006, "")
             ]
         );
@@ -261,7 +260,7 @@ mod tests {
         }
         let summary: Arc<str> = "".into();
         for id in [5, 7, 9, 10, 8, 4, 11] {
-            h.set_fate(id, Fate::Delivered, None, ("VoteRequest", &summary));
+            h.set_fate(id, Fate::Delivered, None, &summary);
         }
         let delivered: Vec<u64> = h
             .messages()

@@ -1,9 +1,12 @@
 //! What travels between nodes: Raft RPCs and controller RPCs (registration, topics,
 //! heartbeats), each a request or a response with a correlation id.
 
+use crate::common::api_keys::ApiKeys;
+use crate::common::api_keys::MessageKind;
 use crate::common::message::controller::{ControllerMessage, ControllerResponse};
+use crate::common::message::fields::MessageFields;
 use crate::common::protocol::Errors;
-use crate::raft::messages::{ApiKey, RaftMessage, RaftResponse};
+use crate::raft::messages::{RaftMessage, RaftResponse};
 
 /// A message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,12 +20,21 @@ pub enum Message {
 }
 
 impl Message {
-    /// Label for views: `FetchRequest`, `CreateTopicsResponse`, ...
-    pub fn kind(&self) -> &'static str {
+    /// Its kind: `FetchRequest`, `CreateTopicsResponse`, ...
+    pub fn kind(&self) -> MessageKind {
         match self {
             Message::Raft(m) => m.kind(),
             Message::Controller(m) => m.kind(),
             Message::Replica(m) => m.kind(),
+        }
+    }
+
+    /// The typed fields views read.
+    pub fn fields(&self) -> MessageFields {
+        match self {
+            Message::Raft(m) => m.fields(),
+            Message::Controller(m) => m.fields(),
+            Message::Replica(m) => m.fields(),
         }
     }
 
@@ -91,7 +103,7 @@ impl Message {
             }) => Some(Message::Controller(ControllerMessage::Response {
                 correlation_id: *correlation_id,
                 body: ControllerResponse::Failed {
-                    api: body.api_name(),
+                    api: body.api(),
                     error,
                 },
             })),
@@ -101,7 +113,7 @@ impl Message {
 }
 
 /// The Raft API a failed response stands for, when it is one.
-pub fn raft_api(m: &Message) -> Option<ApiKey> {
+pub fn raft_api(m: &Message) -> Option<ApiKeys> {
     match m {
         Message::Raft(RaftMessage::Request { body, .. }) => Some(body.api()),
         _ => None,

@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use super::history::{Fate, SentMessage, SequenceHistory};
 use super::message::Message;
+use crate::common::api_keys::{ApiKeys, MessageKind};
+use crate::common::message::fields::MessageFields;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -38,9 +40,12 @@ pub struct MessageView {
     pub from: i32,
     /// Receiver node id.
     pub to: i32,
-    /// Kafka API name and direction, e.g. `FetchRequest`, `VoteResponse`.
-    pub kind: &'static str,
-    /// Short summary of the interesting fields.
+    /// Its API and direction, e.g. `FetchRequest`, `VoteResponse`.
+    pub kind: MessageKind,
+    /// The fields the page reads (epoch, ids, offsets, error), typed.
+    pub fields: MessageFields,
+    /// A one-line summary of the interesting fields, for tooltips and traces (display only:
+    /// read [`MessageView::fields`], never parse this).
     pub summary: Arc<str>,
     /// Virtual time it was sent.
     pub send_ms: u64,
@@ -57,6 +62,7 @@ pub(crate) fn message_view(m: &InFlight, dropped: bool) -> MessageView {
         from: m.from,
         to: m.to,
         kind: m.message.kind(),
+        fields: m.message.fields(),
         summary: m.message.summary().into(),
         send_ms: m.send_ms,
         arrive_ms: m.arrive_ms,
@@ -89,65 +95,28 @@ pub struct DropRule {
     /// Receiver to match, any when None.
     pub to: Option<i32>,
     /// Message kind to match (e.g. `FetchRequest`), any when None.
-    pub kind: Option<String>,
-}
-
-/// The APIs of the messages on the wire, as [`Message::kind`] names them (with `Request`,
-/// `Response` or, for a failure the network client synthesizes, `Failed`).
-pub const MESSAGE_APIS: &[&str] = &[
-    "Vote",
-    "PreVote",
-    "BeginQuorumEpoch",
-    "EndQuorumEpoch",
-    "Fetch",
-    "FetchSnapshot",
-    "ControllerRegistration",
-    "BrokerRegistration",
-    "BrokerHeartbeat",
-    "CreateTopics",
-    "DeleteTopics",
-    "IncrementalAlterConfigs",
-    "AlterPartition",
-    "ReplicaFetch",
-];
-
-/// Every message kind a drop rule may name: each API with `Request`, `Response` and `Failed`.
-pub fn message_kinds() -> Vec<String> {
-    MESSAGE_APIS
-        .iter()
-        .flat_map(|a| ["Request", "Response", "Failed"].map(|s| format!("{a}{s}")))
-        .collect()
+    pub kind: Option<MessageKind>,
 }
 
 impl DropRule {
-    /// The kind `text` names (case-insensitive), as [`Message::kind`] spells it; an error that
-    /// lists the kinds otherwise.
-    pub fn check_kind(text: &str) -> Result<String, String> {
-        let kinds = message_kinds();
-        if let Some(k) = kinds.iter().find(|k| k.eq_ignore_ascii_case(text)) {
-            return Ok(k.clone());
+    /// The kind `text` names (case-insensitive); an error that lists the kinds otherwise.
+    pub fn check_kind(text: &str) -> Result<MessageKind, String> {
+        if let Some(k) = MessageKind::from_name(text) {
+            return Ok(k);
         }
-        let close: Vec<&String> = kinds
-            .iter()
-            .filter(|k| {
-                k.to_ascii_lowercase()
-                    .starts_with(&text.to_ascii_lowercase())
-            })
+        let lower = text.to_ascii_lowercase();
+        let close: Vec<&str> = MessageKind::all()
+            .map(MessageKind::name)
+            .filter(|k| k.to_ascii_lowercase().starts_with(&lower))
             .collect();
         let hint = if close.is_empty() {
+            let apis: Vec<&str> = ApiKeys::ALL.iter().map(|a| a.name()).collect();
             format!(
                 "one of {}, each with Request, Response or Failed",
-                MESSAGE_APIS.join(", ")
+                apis.join(", ")
             )
         } else {
-            format!(
-                "did you mean {}?",
-                close
-                    .iter()
-                    .map(|k| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
-            )
+            format!("did you mean {}?", close.join(" or "))
         };
         Err(format!("drop: no message kind '{text}' ({hint})"))
     }
@@ -156,10 +125,7 @@ impl DropRule {
     pub fn matches(&self, from: i32, to: i32, m: &Message) -> bool {
         self.from.is_none_or(|f| f == from)
             && self.to.is_none_or(|t| t == to)
-            && self
-                .kind
-                .as_ref()
-                .is_none_or(|k| m.kind().eq_ignore_ascii_case(k))
+            && self.kind.is_none_or(|k| m.kind() == k)
     }
 }
 
@@ -243,7 +209,8 @@ impl Network {
             id: m.id,
             from: m.from,
             to: m.to,
-            kind: "",
+            kind: m.message.kind(),
+            fields: m.message.fields(),
             summary: self.history.empty_summary(),
             send_ms: m.send_ms,
             arrive_ms: m.arrive_ms,
@@ -257,13 +224,13 @@ impl Network {
     pub fn record_lost(&mut self, m: &InFlight, at_ms: u64) {
         let summary: Arc<str> = m.message.summary().into();
         self.history
-            .set_fate(m.id, Fate::Lost, Some(at_ms), (m.message.kind(), &summary));
+            .set_fate(m.id, Fate::Lost, Some(at_ms), &summary);
     }
 
     /// Remember a delivered message for views.
     pub fn record_delivery(&mut self, m: MessageView) {
         self.history
-            .set_fate(m.id, Fate::Delivered, None, (m.kind, &m.summary));
+            .set_fate(m.id, Fate::Delivered, None, &m.summary);
         if self.recently_delivered.len() >= DELIVERED_KEPT {
             self.recently_delivered.pop_front();
         }
@@ -274,8 +241,7 @@ impl Network {
     pub fn record_drop(&mut self, m: InFlight) {
         self.dropped_count += 1;
         let summary: Arc<str> = m.message.summary().into();
-        self.history
-            .set_fate(m.id, Fate::Dropped, None, (m.message.kind(), &summary));
+        self.history.set_fate(m.id, Fate::Dropped, None, &summary);
         if self.dropped.len() >= DROPPED_KEPT {
             self.dropped.pop_front();
         }

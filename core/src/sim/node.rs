@@ -1,6 +1,8 @@
 //! A simulated process: its disk and log files (which survive kill -9) and its running
 //! KafkaRaftClient (which does not).
 
+use serde::Serialize;
+
 use super::message::Message;
 use crate::broker::BrokerLifecycleManager;
 use crate::common::node_log::NodeLog;
@@ -10,8 +12,9 @@ use crate::image::MetadataLoader;
 use crate::raft::disk::Disk;
 use crate::raft::KafkaRaftClient;
 
-/// The OS-level state of a process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The OS-level state of a process (serialised as `running`, `killed`, `stopped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ProcessState {
     /// Running.
     Running,
@@ -32,14 +35,24 @@ impl ProcessState {
     }
 }
 
-/// Kafka's process.roles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl std::fmt::Display for ProcessState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// Kafka's process.roles (serialised as its text: `controller`, `broker`,
+/// `broker,controller`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Roles {
     /// `controller`: a voter of the metadata quorum.
+    #[serde(rename = "controller")]
     Controller,
     /// `broker`: an observer of the metadata log.
+    #[serde(rename = "broker")]
     Broker,
     /// `broker,controller`: both in one process (a voter).
+    #[serde(rename = "broker,controller")]
     Combined,
 }
 
@@ -56,6 +69,22 @@ impl Roles {
     /// Whether the node is a quorum voter.
     pub fn is_voter(&self) -> bool {
         !matches!(self, Roles::Broker)
+    }
+
+    /// Whether it runs a controller (`controller` in process.roles).
+    pub fn has_controller(&self) -> bool {
+        !matches!(self, Roles::Broker)
+    }
+
+    /// Whether it runs a broker (`broker` in process.roles).
+    pub fn has_broker(&self) -> bool {
+        !matches!(self, Roles::Controller)
+    }
+}
+
+impl std::fmt::Display for Roles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
     }
 }
 

@@ -4,8 +4,8 @@
 use super::transitions::transition_view;
 use super::{
     BatchView, BrokerView, ClusterView, ControllerView, HighWatermarkView, ImageView, MessageView,
-    NodeView, PartitionView, RaftTimerView, TimelineView, TransitionView, MAX_BATCHES_IN_VIEW,
-    MAX_LOG_LINES_IN_VIEW, MAX_RECENT_TRANSITIONS, RECENT_MESSAGE_MS,
+    NodeView, PartitionView, RaftTimerView, StateKind, TimelineView, TimerKind, TransitionView,
+    MAX_BATCHES_IN_VIEW, MAX_LOG_LINES_IN_VIEW, MAX_RECENT_TRANSITIONS, RECENT_MESSAGE_MS,
 };
 use crate::common::node_log::LogLine;
 use crate::controller::QuorumController;
@@ -106,9 +106,9 @@ impl World {
         let (last_transition, recent_transitions) = transitions(n.log.lines());
         NodeView {
             id: n.id,
-            roles: n.roles.name().to_string(),
+            roles: n.roles,
             is_voter: n.roles.is_voter(),
-            process: n.process.name().to_string(),
+            process: n.process,
             raft_state,
             epoch,
             leader_id,
@@ -136,7 +136,7 @@ impl World {
                 .as_ref()
                 .map(|c| controller_view(c, self.now_ms())),
             broker: n.broker.as_ref().map(|b| BrokerView {
-                state: b.state.name().to_string(),
+                state: b.state,
                 broker_epoch: b.broker_epoch,
                 fenced: b.fenced,
                 last_heartbeat_ms: b.last_heartbeat_ms,
@@ -149,7 +149,7 @@ impl World {
 /// A node's Raft columns: (state, epoch, leader, voted for, high watermark, next timer); a
 /// process that is down shows the epoch and votes of its quorum-state file.
 type RaftColumns = (
-    String,
+    Option<StateKind>,
     i32,
     Option<i32>,
     Option<i32>,
@@ -163,7 +163,7 @@ fn raft_columns(n: &Node) -> RaftColumns {
         Some(r) => {
             let s = r.state();
             (
-                s.name().to_string(),
+                Some(s.kind()),
                 s.epoch(),
                 s.leader_id(),
                 s.voted_key().map(|k| k.id),
@@ -177,7 +177,7 @@ fn raft_columns(n: &Node) -> RaftColumns {
                 .read_file(&crate::raft::quorum_state::quorum_state_path())
                 .and_then(|t| crate::raft::replica_key::ElectionState::from_json(t, &[]).ok());
             (
-                "-".to_string(),
+                None,
                 stored.as_ref().map(|s| s.epoch).unwrap_or(0),
                 stored.as_ref().and_then(|s| s.leader_id),
                 stored.as_ref().and_then(|s| s.voted_key.map(|k| k.id)),
@@ -235,20 +235,36 @@ fn image_view(l: &crate::image::MetadataLoader) -> ImageView {
 /// The timer of a Raft state, for the view.
 pub(crate) fn raft_timer_view(s: &EpochState) -> Option<RaftTimerView> {
     let (kind, deadline_ms, duration_ms) = match s {
-        EpochState::Unattached(u) => ("election", u.election_deadline_ms?, u.election_timeout_ms),
-        EpochState::Prospective(p) => ("election", p.election_deadline_ms, p.election_timeout_ms),
-        EpochState::Candidate(c) => ("election", c.election_deadline_ms, c.election_timeout_ms),
-        EpochState::Resigned(r) => ("election", r.election_deadline_ms, r.election_timeout_ms),
-        EpochState::Follower(f) => ("fetch", f.fetch_deadline_ms, f.fetch_timeout_ms),
+        EpochState::Unattached(u) => (
+            TimerKind::Election,
+            u.election_deadline_ms?,
+            u.election_timeout_ms,
+        ),
+        EpochState::Prospective(p) => (
+            TimerKind::Election,
+            p.election_deadline_ms,
+            p.election_timeout_ms,
+        ),
+        EpochState::Candidate(c) => (
+            TimerKind::Election,
+            c.election_deadline_ms,
+            c.election_timeout_ms,
+        ),
+        EpochState::Resigned(r) => (
+            TimerKind::Election,
+            r.election_deadline_ms,
+            r.election_timeout_ms,
+        ),
+        EpochState::Follower(f) => (TimerKind::Fetch, f.fetch_deadline_ms, f.fetch_timeout_ms),
         EpochState::Leader(l) if l.voter_states.len() > 1 => (
-            "check-quorum",
+            TimerKind::CheckQuorum,
             l.check_quorum_deadline_ms,
             l.check_quorum_timeout_ms,
         ),
         EpochState::Leader(_) => return None,
     };
     Some(RaftTimerView {
-        kind: kind.to_string(),
+        kind,
         deadline_ms,
         duration_ms,
     })
@@ -283,7 +299,7 @@ fn transitions<'a>(
         if last.is_none() {
             last = Some(t.clone());
         }
-        if t.from != "null" {
+        if t.from.is_some() {
             recent.push(t);
             if recent.len() == MAX_RECENT_TRANSITIONS {
                 break;
@@ -382,7 +398,7 @@ mod view_tests {
             );
             if n.id == leader {
                 assert_eq!(
-                    (timer.kind.as_str(), timer.duration_ms),
+                    (timer.kind.name(), timer.duration_ms),
                     ("check-quorum", 3000)
                 );
                 let calc = n
@@ -397,14 +413,14 @@ mod view_tests {
                 assert!(calc.past_epoch_start);
                 let t = n.last_transition.as_ref().expect("a transition line");
                 assert_eq!(
-                    (t.from.as_str(), t.to.as_str(), t.epoch),
+                    (t.from.map_or("null", StateKind::name), t.to.name(), t.epoch),
                     ("Candidate", "Leader", n.epoch)
                 );
             } else {
-                assert_eq!((timer.kind.as_str(), timer.duration_ms), ("fetch", 2000));
+                assert_eq!((timer.kind.name(), timer.duration_ms), ("fetch", 2000));
                 assert!(n.high_watermark_calc.is_none());
                 assert_eq!(
-                    n.last_transition.as_ref().map(|t| t.to.as_str()),
+                    n.last_transition.as_ref().map(|t| t.to.name()),
                     Some("Follower")
                 );
             }
@@ -445,7 +461,14 @@ mod view_tests {
         let seen: Vec<(&str, &str, Option<i32>, i32)> = n103
             .recent_transitions
             .iter()
-            .map(|t| (t.from.as_str(), t.to.as_str(), t.from_epoch, t.epoch))
+            .map(|t| {
+                (
+                    t.from.map_or("null", StateKind::name),
+                    t.to.name(),
+                    t.from_epoch,
+                    t.epoch,
+                )
+            })
             .collect();
         assert_eq!(
             seen,
@@ -462,7 +485,7 @@ mod view_tests {
         );
         // Broker 1 (an observer) started from null: that transition is left out.
         let n1 = v.nodes.iter().find(|n| n.id == 1).unwrap();
-        assert!(n1.recent_transitions.iter().all(|t| t.from != "null"));
+        assert!(n1.recent_transitions.iter().all(|t| t.from.is_some()));
         assert!(!n1.recent_transitions.is_empty());
         assert!(n1
             .recent_transitions

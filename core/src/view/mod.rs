@@ -14,7 +14,12 @@ pub mod status;
 pub mod timeline;
 pub mod transitions;
 
+pub use crate::broker::lifecycle::BrokerState;
+pub use crate::common::api_keys::{ApiKeys, Direction, MessageKind};
+pub use crate::common::message::fields::MessageFields;
+pub use crate::raft::state::StateKind;
 pub use crate::sim::network::MessageView;
+pub use crate::sim::node::{ProcessState, Roles};
 pub(crate) use build::raft_timer_view;
 
 pub use timeline::TimelineView;
@@ -84,15 +89,15 @@ pub const RECENT_MESSAGE_MS: u64 = 200;
 pub struct NodeView {
     /// node.id
     pub id: i32,
-    /// `controller`, `broker` or `broker,controller` (Kafka's process.roles).
-    pub roles: String,
+    /// Kafka's process.roles: `controller`, `broker` or `broker,controller`.
+    pub roles: Roles,
     /// Whether this node is a voter of the metadata quorum.
     pub is_voter: bool,
-    /// `running`, `killed` (kill -9) or `stopped` (SIGSTOP).
-    pub process: String,
-    /// Raft state name: `Unattached`, `Prospective`, `Candidate`, `Leader`, `Follower`, `Resigned`;
-    /// `-` when the process is not running.
-    pub raft_state: String,
+    /// Running, killed (kill -9) or stopped (SIGSTOP).
+    pub process: ProcessState,
+    /// The Raft state (Unattached, Prospective, Candidate, Leader, Follower, Resigned); `None`
+    /// when the process is not running.
+    pub raft_state: Option<StateKind>,
     /// Current epoch (from memory when running, from quorum-state when down).
     pub epoch: i32,
     /// Leader this node believes in, if any.
@@ -168,14 +173,37 @@ impl ImageView {
 /// A Raft timer of the node's current state: when it fires and how long it was set for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RaftTimerView {
-    /// `election` (Unattached, Prospective, Candidate, Resigned), `fetch` (Follower) or
-    /// `check-quorum` (Leader).
-    pub kind: String,
+    /// Election (Unattached, Prospective, Candidate, Resigned), fetch (Follower) or
+    /// check-quorum (Leader).
+    pub kind: TimerKind,
     /// Virtual time (ms) at which it fires.
     pub deadline_ms: u64,
     /// The duration it was set for (ms): the randomized election timeout, fetchTimeoutMs, or
     /// the check-quorum timeout (fetchTimeoutMs * 1.5).
     pub duration_ms: u64,
+}
+
+/// Which Raft timer a state runs (serialised as `election`, `fetch`, `check-quorum`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TimerKind {
+    /// The election timeout (election.timeout.ms plus a random part).
+    Election,
+    /// A follower's fetch timeout (fetchTimeoutMs).
+    Fetch,
+    /// The leader's check-quorum timer (fetchTimeoutMs * 1.5).
+    CheckQuorum,
+}
+
+impl TimerKind {
+    /// `election`, `fetch` or `check-quorum`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TimerKind::Election => "election",
+            TimerKind::Fetch => "fetch",
+            TimerKind::CheckQuorum => "check-quorum",
+        }
+    }
 }
 
 /// `LeaderState.maybeUpdateHighWatermark` as the leader sees it right now.
@@ -201,10 +229,10 @@ pub struct HighWatermarkView {
 pub struct TransitionView {
     /// Virtual time (ms) of the log line.
     pub time_ms: u64,
-    /// The state left (`Unattached`, ..., or `null` at start-up).
-    pub from: String,
+    /// The state left (`None` at start-up, where the line says `from null`).
+    pub from: Option<StateKind>,
     /// The state entered.
-    pub to: String,
+    pub to: StateKind,
     /// The epoch of the state entered.
     pub epoch: i32,
     /// The epoch of the state left (`None` at start-up).
@@ -267,8 +295,8 @@ pub type TopicTier = (i64, Vec<(String, Option<String>)>);
 /// A broker's lifecycle as the panel draws it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BrokerView {
-    /// BrokerState name (STARTING, RECOVERY, RUNNING, ...).
-    pub state: String,
+    /// Its BrokerState (STARTING, RECOVERY, RUNNING, ...).
+    pub state: BrokerState,
     /// Broker epoch (-1 before registration).
     pub broker_epoch: i64,
     /// Whether the controller's last answer said fenced.

@@ -4,7 +4,8 @@
 //! each animation frame; runs are cut only between two milliseconds, so a paced run runs the
 //! same events as one `run_for` (the lesson's pinned outputs do not change).
 
-use crate::raft::messages::{ApiKey, RaftMessage};
+use crate::common::api_keys::ApiKeys;
+use crate::raft::messages::RaftMessage;
 use crate::raft::state::EpochState;
 use crate::sim::message::Message;
 use crate::sim::network::InFlight;
@@ -76,8 +77,8 @@ fn is_election_message(world: &World, m: &InFlight) -> bool {
         return false;
     };
     match api {
-        ApiKey::Vote | ApiKey::EndQuorumEpoch => true,
-        ApiKey::BeginQuorumEpoch => {
+        ApiKeys::Vote | ApiKeys::EndQuorumEpoch => true,
+        ApiKeys::BeginQuorumEpoch => {
             request
                 && to
                     .raft

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::transitions::transition_view;
 use super::TransitionView;
-use crate::sim::network::message_view;
 use crate::sim::World;
 
 pub use crate::sim::history::{Fate, ProcessEvent, ProcessMark, SentMessage, MESSAGES_KEPT};
@@ -33,8 +32,8 @@ pub struct TransitionMark {
 }
 
 impl World {
-    /// The sequence diagram's data: the network's history, with the kind and summary of the
-    /// messages still on the wire filled in, and the transitions over the same span.
+    /// The sequence diagram's data: the network's history, with the summary of the messages
+    /// still on the wire filled in, and the transitions over the same span.
     pub fn sequence_view(&self) -> SequenceView {
         let net = self.network();
         let messages: Vec<SentMessage> = net
@@ -42,11 +41,9 @@ impl World {
             .messages()
             .map(|m| {
                 let mut m = m.clone();
-                if m.kind.is_empty() {
+                if m.summary.is_empty() {
                     if let Some(f) = net.in_flight.get(&m.id) {
-                        let v = message_view(f, false);
-                        m.kind = v.kind;
-                        m.summary = v.summary;
+                        m.summary = f.message.summary().into();
                     }
                 }
                 m
@@ -82,6 +79,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::api_keys::{ApiKeys, MessageKind};
     use crate::sim::WorldConfig;
 
     #[test]
@@ -102,8 +100,10 @@ mod tests {
             .windows(2)
             .all(|p| p[0].id < p[1].id && p[0].send_ms <= p[1].send_ms));
         assert!(
-            s.messages.iter().all(|m| !m.kind.is_empty()),
-            "every kind is known"
+            s.messages
+                .iter()
+                .all(|m| !m.summary.is_empty() || m.kind.api == ApiKeys::ReplicaFetch),
+            "every summary is filled in"
         );
         assert!(s
             .marks
@@ -111,13 +111,16 @@ mod tests {
             .any(|m| m.node == leader && m.what == ProcessEvent::Kill && m.time_ms == killed_at));
         let new_leader = w.leader().expect("a new leader").0;
         assert!(s.transitions.iter().any(|t| t.node == new_leader
-            && t.transition.to == "Leader"
+            && t.transition.to == crate::raft::state::StateKind::Leader
             && t.transition.time_ms > killed_at));
         // Requests to the dead leader failed; votes after the kill were delivered.
         assert!(s.messages.iter().any(|m| m.failed && m.from == leader));
-        assert!(s.messages.iter().any(|m| m.kind == "VoteRequest"
-            && m.send_ms > killed_at
-            && m.fate == Fate::Delivered));
+        assert!(s
+            .messages
+            .iter()
+            .any(|m| m.kind == MessageKind::request(ApiKeys::Vote)
+                && m.send_ms > killed_at
+                && m.fate == Fate::Delivered));
         assert!(s
             .transitions
             .windows(2)

@@ -1,6 +1,7 @@
 //! The status table as text: one row per node (role, state, epoch, leader, LEO, HW) under a
 //! header line, as `kraft sim`, the console's `status` and the swarm's failure reports print it.
 
+use crate::raft::state::StateKind;
 use crate::sim::World;
 use std::fmt::Write as _;
 
@@ -29,7 +30,7 @@ pub fn status_table(world: &World) -> String {
             n.id,
             n.roles,
             n.process,
-            n.raft_state,
+            n.raft_state.map_or("-", StateKind::name),
             n.epoch,
             opt(n.leader_id),
             opt(n.voted_id),

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::TransitionView;
+use super::{StateKind, TransitionView};
 use crate::common::node_log::{LogLine, NodeLog};
 use crate::raft::io::loggers;
 
@@ -128,7 +128,7 @@ pub(crate) fn recent_transitions(log: &NodeLog) -> Vec<LoggedTransition> {
         let Some(transition) = transition_view(l) else {
             continue;
         };
-        let cause = if transition.from == "null" {
+        let cause = if transition.from.is_none() {
             TransitionCause::Startup
         } else if later == Some((l.time_ms, true)) {
             TransitionCause::VoteRequest
@@ -153,15 +153,15 @@ pub(crate) fn recent_transitions(log: &NodeLog) -> Vec<LoggedTransition> {
 /// `transitions` command does.
 pub(crate) fn transition_view(l: &LogLine) -> Option<TransitionView> {
     let rest = l.message.strip_prefix("Completed transition to ")?;
-    let name = |t: &str| {
+    let kind = |t: &str| {
         let t = t.split('(').next().unwrap_or(t);
-        t.strip_suffix("State").unwrap_or(t).to_string()
+        StateKind::from_name(t.strip_suffix("State").unwrap_or(t))
     };
     let (to_text, from_text) = rest.rsplit_once(" from ").unwrap_or((rest, ""));
     Some(TransitionView {
         time_ms: l.time_ms,
-        from: name(from_text),
-        to: name(rest),
+        from: kind(from_text),
+        to: kind(rest)?,
         epoch: epoch_of(to_text).unwrap_or(0),
         from_epoch: epoch_of(from_text),
     })
@@ -230,7 +230,7 @@ mod tests {
         log.push(completed(14, "FollowerState", "UnattachedState"));
         let got: Vec<(String, TransitionCause, u64)> = recent_transitions(&log)
             .into_iter()
-            .map(|t| (t.transition.to, t.cause, t.line))
+            .map(|t| (t.transition.to.name().to_string(), t.cause, t.line))
             .collect();
         let want = [
             ("Unattached", TransitionCause::Startup, 0),

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use kraft_core::lesson::stage::{Highlight, Panel, Stage};
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ApiKeys, ClusterView};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -50,7 +50,7 @@ pub(super) struct Body<'a> {
     /// What the step lights.
     pub(super) highlights: Rc<Vec<Highlight>>,
     /// The message kinds the step labels.
-    pub(super) label_kinds: Rc<Vec<String>>,
+    pub(super) label_kinds: Rc<Vec<ApiKeys>>,
     /// The image tree's directories the lecturer opened or closed.
     pub(super) image_dirs: Toggled,
     /// The stage's tabs.

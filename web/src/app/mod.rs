@@ -68,7 +68,7 @@ pub struct PlayfieldProps {
 fn default_node(view: &ClusterView) -> i32 {
     view.nodes
         .iter()
-        .find(|n| n.roles.contains("controller"))
+        .find(|n| n.roles.has_controller())
         .or(view.nodes.first())
         .map(|n| n.id)
         .unwrap_or_default()

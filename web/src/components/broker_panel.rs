@@ -37,11 +37,7 @@ pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
     let view = &props.view;
     let active = view.active_controller();
     let t = crate::chrome::use_chrome();
-    let brokers: Vec<&NodeView> = view
-        .nodes
-        .iter()
-        .filter(|n| n.roles.split(',').any(|r| r == "broker"))
-        .collect();
+    let brokers: Vec<&NodeView> = view.nodes.iter().filter(|n| n.roles.has_broker()).collect();
     html! {
         <section class="panel broker-panel" id="broker-panel" aria-label="brokers"
                  data-active-controller={active.map(|(id, _)| id.to_string()).unwrap_or_default()}>
@@ -85,9 +81,10 @@ fn fenced_cell(fenced: Option<bool>) -> Html {
 fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> Html {
     let id = node.id;
     let b = node.broker.as_ref();
-    let state = b
-        .map(|b| b.state.clone())
-        .unwrap_or_else(|| node.process.to_ascii_uppercase());
+    let state = b.map_or_else(
+        || node.process.name().to_ascii_uppercase(),
+        |b| b.state.name().to_string(),
+    );
     let registered = active.and_then(|c| c.brokers.iter().find(|(bid, _, _)| *bid == id));
     let since = active.and_then(|c| {
         c.sessions
@@ -132,7 +129,7 @@ fn broker_row(node: &NodeView, active: Option<&ControllerView>, now_ms: u64) -> 
         .map(|t| format!("sent {:.1} s ago", now_ms.saturating_sub(t) as f64 / 1000.0));
     html! {
         <>
-        <tr data-broker-id={id.to_string()} data-state={state.clone()} data-process={node.process.clone()}
+        <tr data-broker-id={id.to_string()} data-state={state.clone()} data-process={node.process.name()}
             data-fenced-controller={fenced_by_controller.map(|f| f.to_string()).unwrap_or_default()}
             data-fenced-broker={b.map(|b| b.fenced.to_string()).unwrap_or_default()}
             data-since-heartbeat={since.map(|s| s.to_string()).unwrap_or_default()}>

@@ -6,13 +6,14 @@
 
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, ControllerView, NodeView};
+use kraft_core::view::{BrokerState, ClusterView, ControllerView, NodeView, ProcessState};
 use yew::prelude::*;
 
 use super::controls::format_ms;
 use crate::state::Lang;
 
-/// The CSS class of a BrokerState name: `state-running`, `state-starting`, …
+/// The CSS class of a BrokerState (or of a process state in the BrokerState column, given by
+/// its upper-case name): `state-running`, `state-starting`, `state-killed`, …
 pub fn state_class(state: &str) -> String {
     format!("state-{}", state.to_ascii_lowercase().replace('_', "-"))
 }
@@ -28,23 +29,23 @@ const BOX_H: f64 = 34.0;
 const LANE_Y: f64 = 32.0;
 const ROWS: [f64; 3] = [58.0, 126.0, 194.0];
 
-/// A BrokerState's box: (Kafka's name, left, row, width).
-pub const STATES: [(&str, f64, usize, f64); 6] = [
-    ("NOT_RUNNING", 3.0, 0, 143.0),
-    ("STARTING", 168.7, 0, 100.0),
-    ("RECOVERY", 291.3, 0, 106.0),
-    ("RUNNING", 420.0, 0, 97.0),
-    ("PENDING_CONTROLLED_SHUTDOWN", 178.0, 1, 339.0),
-    ("SHUTTING_DOWN", 347.0, 2, 170.0),
+/// A BrokerState's box: (the state, left, row, width).
+pub const STATES: [(BrokerState, f64, usize, f64); 6] = [
+    (BrokerState::NotRunning, 3.0, 0, 143.0),
+    (BrokerState::Starting, 168.7, 0, 100.0),
+    (BrokerState::Recovery, 291.3, 0, 106.0),
+    (BrokerState::Running, 420.0, 0, 97.0),
+    (BrokerState::PendingControlledShutdown, 178.0, 1, 339.0),
+    (BrokerState::ShuttingDown, 347.0, 2, 170.0),
 ];
 
 /// A transition of BrokerLifecycleManager: from, to, its reason for `data-reason`, the Kafka
 /// code, its label in English and Korean, the label's anchor and position.
 pub struct BrokerEdge {
     /// The state left.
-    pub from: &'static str,
+    pub from: BrokerState,
     /// The state entered.
-    pub to: &'static str,
+    pub to: BrokerState,
     /// Why, in English.
     pub reason: &'static str,
     /// What in Kafka makes it.
@@ -62,8 +63,8 @@ pub struct BrokerEdge {
 /// The edges, in the order a broker goes through them.
 pub const EDGES: [BrokerEdge; 5] = [
     BrokerEdge {
-        from: "NOT_RUNNING",
-        to: "STARTING",
+        from: BrokerState::NotRunning,
+        to: BrokerState::Starting,
         reason: "startup: BrokerRegistration sent",
         kafka: "BrokerLifecycleManager.start → StartupEvent: STARTING, BrokerRegistrationRequest sent",
         en: "startup",
@@ -72,8 +73,8 @@ pub const EDGES: [BrokerEdge; 5] = [
         label: (157.0, LANE_Y, "middle"),
     },
     BrokerEdge {
-        from: "STARTING",
-        to: "RECOVERY",
+        from: BrokerState::Starting,
+        to: BrokerState::Recovery,
         reason: "registered and caught up",
         kafka: "a heartbeat answer with isCaughtUp: \"The broker has caught up. Transitioning from STARTING to RECOVERY.\"",
         en: "registered,\ncaught up",
@@ -82,8 +83,8 @@ pub const EDGES: [BrokerEdge; 5] = [
         label: (280.0, LANE_Y, "middle"),
     },
     BrokerEdge {
-        from: "RECOVERY",
-        to: "RUNNING",
+        from: BrokerState::Recovery,
+        to: BrokerState::Running,
         reason: "unfenced",
         kafka: "a heartbeat answer with isFenced false: \"The broker has been unfenced. Transitioning from RECOVERY to RUNNING.\"",
         en: "unfenced",
@@ -92,8 +93,8 @@ pub const EDGES: [BrokerEdge; 5] = [
         label: (409.0, LANE_Y, "middle"),
     },
     BrokerEdge {
-        from: "RUNNING",
-        to: "PENDING_CONTROLLED_SHUTDOWN",
+        from: BrokerState::Running,
+        to: BrokerState::PendingControlledShutdown,
         reason: "kill -TERM: controlled shutdown requested",
         kafka: "BrokerServer.shutdown → BrokerLifecycleManager.beginControlledShutdown: the next heartbeats want to shut down",
         en: "kill -TERM: controlled shutdown",
@@ -102,8 +103,8 @@ pub const EDGES: [BrokerEdge; 5] = [
         label: (458.0, 98.0, "end"),
     },
     BrokerEdge {
-        from: "PENDING_CONTROLLED_SHUTDOWN",
-        to: "SHUTTING_DOWN",
+        from: BrokerState::PendingControlledShutdown,
+        to: BrokerState::ShuttingDown,
         reason: "shutdown granted or timed out",
         kafka: "a heartbeat answer with shouldShutDown (or BrokerServer's wait timed out) → beginShutdown",
         en: "shutdown granted",
@@ -179,7 +180,7 @@ pub fn session_deadline(controller: &ControllerView, id: i32, now_ms: u64) -> Op
 
 /// The broker the panel shows: `focus` if it is a broker, else the first broker.
 pub fn broker_shown(view: &ClusterView, focus: Option<i32>) -> Option<&NodeView> {
-    let is_broker = |n: &&NodeView| n.roles.split(',').any(|r| r == "broker");
+    let is_broker = |n: &&NodeView| n.roles.has_broker();
     view.nodes
         .iter()
         .filter(is_broker)
@@ -201,8 +202,15 @@ fn f(v: f64) -> String {
     format!("{v:.1}")
 }
 
-fn draw_state(name: &'static str, left: f64, row: usize, w: f64, current: Option<&str>) -> Html {
-    let lit = current == Some(name);
+fn draw_state(
+    state: BrokerState,
+    left: f64,
+    row: usize,
+    w: f64,
+    current: Option<BrokerState>,
+) -> Html {
+    let lit = current == Some(state);
+    let name = state.name();
     let y = ROWS[row];
     html! {
         <g class={classes!("bsd-state", state_class(name), lit.then_some("current"))} data-state={name}>
@@ -212,15 +220,15 @@ fn draw_state(name: &'static str, left: f64, row: usize, w: f64, current: Option
     }
 }
 
-fn draw_edge(e: &BrokerEdge, ko: bool, current: Option<&str>) -> Html {
+fn draw_edge(e: &BrokerEdge, ko: bool, current: Option<BrokerState>) -> Html {
     let (x1, y1, x2, y2) = e.line;
     let into = current == Some(e.to);
     let lines: Vec<&str> = if ko { e.ko } else { e.en }.split('\n').collect();
     html! {
         <>
-            <line class={classes!("bsd-edge", into.then_some("into"))} data-from={e.from} data-to={e.to} data-reason={e.reason}
+            <line class={classes!("bsd-edge", into.then_some("into"))} data-from={e.from.name()} data-to={e.to.name()} data-reason={e.reason}
                   x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} marker-end={if into { "url(#bsd-arrow-into)" } else { "url(#bsd-arrow)" }}>
-                <title>{ format!("{} → {}: {} ({})", e.from, e.to, e.reason, e.kafka) }</title>
+                <title>{ format!("{} → {}: {} ({})", e.from.name(), e.to.name(), e.reason, e.kafka) }</title>
             </line>
             <text class="bsd-label" x={f(e.label.0)} y={f(e.label.1 - 19.0 * (lines.len() as f64 - 1.0))} text-anchor={e.label.2}>
                 { for lines.iter().enumerate().map(|(i, l)| html! {
@@ -297,14 +305,14 @@ pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
     };
     // A broker whose process is killed is not running.
     let current = match &node.broker {
-        Some(b) => Some(b.state.as_str()),
-        None if node.process == "killed" => Some("NOT_RUNNING"),
+        Some(b) => Some(b.state),
+        None if node.process == ProcessState::Killed => Some(BrokerState::NotRunning),
         None => None,
     };
     let active = view.active_controller();
     html! {
         <div class="bsd" id="broker-state-diagram" data-broker={node.id.to_string()}
-             data-current={current.unwrap_or("-").to_string()} data-process={node.process.clone()}>
+             data-current={current.map_or("-", |s| s.name())} data-process={node.process.name()}>
             <svg viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
                  aria-label={format!("BrokerState of broker {}", node.id)}>
                 <title>{ format!("BrokerState of broker {} (BrokerLifecycleManager)", node.id) }</title>
@@ -331,18 +339,8 @@ mod tests {
 
     #[test]
     fn one_box_per_broker_state_and_each_edge_joins_two_of_them() {
-        let names: Vec<&str> = STATES.iter().map(|s| s.0).collect();
-        assert_eq!(
-            names,
-            [
-                "NOT_RUNNING",
-                "STARTING",
-                "RECOVERY",
-                "RUNNING",
-                "PENDING_CONTROLLED_SHUTDOWN",
-                "SHUTTING_DOWN"
-            ]
-        );
+        let names: Vec<BrokerState> = STATES.iter().map(|s| s.0).collect();
+        assert_eq!(names, BrokerState::ALL);
         for e in &EDGES {
             assert!(names.contains(&e.from) && names.contains(&e.to));
             assert!(!e.reason.is_empty() && !e.en.is_empty() && !e.ko.is_empty());
@@ -353,15 +351,16 @@ mod tests {
                 let mid = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
                 assert!(
                     !(mid.0 > left && mid.0 < left + w && mid.1 > top && mid.1 < bottom),
-                    "the arrow {} → {} runs through {name}",
-                    e.from,
-                    e.to
+                    "the arrow {} → {} runs through {}",
+                    e.from.name(),
+                    e.to.name(),
+                    name.name()
                 );
             }
         }
         // Every box fits the diagram.
         for &(name, left, _, w) in &STATES {
-            assert!(left >= 0.0 && left + w <= WIDTH, "{name}");
+            assert!(left >= 0.0 && left + w <= WIDTH, "{}", name.name());
         }
     }
 }

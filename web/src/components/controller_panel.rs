@@ -32,7 +32,7 @@ pub fn shown_controller(view: &ClusterView, picked: Option<i32>) -> Option<&Node
 
 /// Whether the node runs (or would run) a QuorumController.
 pub fn is_controller_node(node: &NodeView) -> bool {
-    node.roles.contains("controller")
+    node.roles.has_controller()
 }
 
 /// `in 127 ms`, or `due` once the deadline has passed.

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, NodeView};
+use kraft_core::view::{ClusterView, NodeView, ProcessState};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -181,9 +181,9 @@ pub fn process_buttons(
                     disabled={!enabled} onclick={on_action.reform(move |_: MouseEvent| action.clone())}>{ label.to_string() }</button>
         }
     };
-    let running = node.process == "running";
-    let killed = node.process == "killed";
-    let stopped = node.process == "stopped";
+    let running = node.process == ProcessState::Running;
+    let killed = node.process == ProcessState::Killed;
+    let stopped = node.process == ProcessState::Stopped;
     html! {
         <>
             { button("kill", "kill -9", Action::Kill(id), !killed) }
@@ -201,11 +201,11 @@ fn node_row(node: &NodeView, isolate: Option<String>, on_action: &Callback<Actio
     let id = node.id;
     let opt = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
     html! {
-        <tr data-node-id={id.to_string()} data-process={node.process.clone()} class={super::role_class(node)}>
+        <tr data-node-id={id.to_string()} data-process={node.process.name()} class={super::role_class(node)}>
             <td class="num">{ id }</td>
-            <td>{ node.roles.clone() }{ if node.is_voter { " (voter)" } else { "" } }</td>
-            <td class="process">{ node.process.clone() }</td>
-            <td class="state">{ node.raft_state.clone() }</td>
+            <td>{ node.roles.name() }{ if node.is_voter { " (voter)" } else { "" } }</td>
+            <td class="process">{ node.process.name() }</td>
+            <td class="state">{ super::state_name(node) }</td>
             <td class="num">{ node.epoch }</td>
             <td class="num">{ opt(node.leader_id) }</td>
             <td class="num">{ opt(node.voted_id) }</td>

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use kraft_core::view::{ClusterView, HighWatermarkView, NodeView};
+use kraft_core::view::{ClusterView, HighWatermarkView, NodeView, ProcessState};
 use yew::prelude::*;
 
 /// Properties of [`HighWatermarkPanel`].
@@ -21,7 +21,7 @@ fn offset(v: Option<i64>) -> String {
 pub fn leader_calc(view: &ClusterView) -> Option<(&NodeView, &HighWatermarkView)> {
     view.nodes
         .iter()
-        .filter(|n| n.process == "running")
+        .filter(|n| n.process == ProcessState::Running)
         .filter_map(|n| n.high_watermark_calc.as_ref().map(|c| (n, c)))
         .max_by_key(|(n, _)| n.epoch)
 }

@@ -54,7 +54,7 @@ pub fn shown_node(view: &ClusterView, selected: i32) -> Option<&NodeView> {
     let with_image = || view.nodes.iter().filter(|n| n.image.is_some());
     with_image()
         .find(|n| n.id == selected)
-        .or_else(|| with_image().find(|n| n.roles.split(',').any(|r| r == "broker")))
+        .or_else(|| with_image().find(|n| n.roles.has_broker()))
         .or_else(|| with_image().next())
 }
 

@@ -1,5 +1,7 @@
 //! One component per file, as in Yew's `function_todomvc` example.
 
+use kraft_core::view::{NodeView, ProcessState, StateKind};
+
 pub mod broker_panel;
 pub mod broker_state_diagram;
 pub mod cluster_view;
@@ -31,11 +33,24 @@ pub mod timeline_panel;
 pub mod welcome;
 pub mod write_life;
 
-/// The CSS class for a Raft state or process state, e.g. `role-leader`, `role-down`.
-pub fn role_class(node: &kraft_core::view::NodeView) -> String {
-    if node.process != "running" {
-        format!("role-{}", node.process)
-    } else {
-        format!("role-{}", node.raft_state.to_ascii_lowercase())
+/// The CSS class for a Raft state or process state: `role-leader`, `role-killed`, ...
+pub fn role_class(node: &NodeView) -> &'static str {
+    match (node.process, node.raft_state) {
+        (ProcessState::Killed, _) => "role-killed",
+        (ProcessState::Stopped, _) => "role-stopped",
+        (ProcessState::Running, None) => "role--",
+        (ProcessState::Running, Some(s)) => match s {
+            StateKind::Unattached => "role-unattached",
+            StateKind::Prospective => "role-prospective",
+            StateKind::Candidate => "role-candidate",
+            StateKind::Leader => "role-leader",
+            StateKind::Follower => "role-follower",
+            StateKind::Resigned => "role-resigned",
+        },
     }
+}
+
+/// A node's Raft state by name, `-` when its process does not run.
+pub fn state_name(node: &NodeView) -> &'static str {
+    node.raft_state.map_or("-", StateKind::name)
 }

@@ -67,7 +67,7 @@ fn node_log(node: &NodeView, lit: &[Highlight]) -> Html {
              data-hw={hw.map(|h| h.to_string()).unwrap_or_default()}>
             <div class="node-log-head">
                 <strong>{ format!("node {}", node.id) }</strong>
-                <span>{ format!("{} · epoch {}", node.raft_state, node.epoch) }</span>
+                <span>{ format!("{} · epoch {}", super::state_name(node), node.epoch) }</span>
                 <span>{ format!("start {} · LEO {} · HW {}", node.log_start_offset, leo,
                                 hw.map(|h| h.to_string()).unwrap_or_else(|| "unknown".into())) }</span>
                 <span class="segments" title="log segments (base offsets)">

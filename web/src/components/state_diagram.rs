@@ -3,12 +3,12 @@
 //! node's last four transitions (read from its server.log) lit and numbered 1–4 with their
 //! virtual times, the newest flowing. The geometry is in [`super::state_layout`].
 
-use kraft_core::view::{NodeView, TransitionView};
+use kraft_core::view::{NodeView, ProcessState, StateKind, TransitionView};
 use yew::prelude::*;
 
 use super::controls::format_ms;
 use super::state_layout::{
-    self, label_lines, path_d, Edge, Layout, StateBox, ANY, BADGE_R, BOX_H, LINE_H, WIDTH,
+    self, label_lines, path_d, Edge, Layout, StateBox, BADGE_R, BOX_H, LINE_H, WIDTH,
 };
 use crate::state::Lang;
 
@@ -75,15 +75,21 @@ fn draw_edge(e: &Edge, recent: &[Numbered]) -> Html {
     html! {
         <>
             <path class={classes!("sd-edge", lit.then_some("recent"), last.then_some("last"))}
-                  data-edge={e.id} data-from={e.from} data-to={e.to} data-trigger={e.trigger}
+                  data-edge={e.id} data-from={from_name(e.from, "*")} data-to={e.to.name()} data-trigger={e.trigger}
                   d={path_d(&e.path)} marker-end={marker}>
-                <title>{ format!("{} → {}: {} ({})", e.from, e.to, e.trigger, e.kafka) }</title>
+                <title>{ format!("{} → {}: {} ({})", from_name(e.from, "*"), e.to, e.trigger, e.kafka) }</title>
             </path>
-            if e.from == ANY {
+            if e.from.is_none() {
                 <circle class={classes!("sd-any", lit.then_some("recent"))} cx={f(e.path[0].0)} cy={f(e.path[0].1)} r="5" />
             }
         </>
     }
+}
+
+/// A transition's state left by name, `none` (`*` for an edge from any state, `null` at
+/// start-up) when it has none.
+fn from_name(from: Option<StateKind>, none: &'static str) -> &'static str {
+    from.map_or(none, StateKind::name)
 }
 
 fn draw_label(e: &Edge, recent: &[Numbered], ko: bool) -> Html {
@@ -99,14 +105,15 @@ fn draw_label(e: &Edge, recent: &[Numbered], ko: bool) -> Html {
     }
 }
 
-fn draw_state(s: &StateBox, current: Option<&str>) -> Html {
+fn draw_state(s: &StateBox, current: Option<StateKind>) -> Html {
     let is_current = current == Some(s.name);
     let (x0, y0, _, _) = s.rect();
+    let name = s.name.name();
     html! {
-        <g class={classes!("sd-state", format!("sd-{}", s.name.to_ascii_lowercase()), is_current.then_some("current"))}
-           data-state={s.name}>
+        <g class={classes!("sd-state", format!("sd-{}", name.to_ascii_lowercase()), is_current.then_some("current"))}
+           data-state={name}>
             <rect x={f(x0)} y={f(y0)} width={f(s.w)} height={f(BOX_H)} rx="10" />
-            <text x={f(s.cx)} y={f(s.cy + 6.0)} text-anchor="middle">{ s.name }</text>
+            <text x={f(s.cx)} y={f(s.cy + 6.0)} text-anchor="middle">{ name }</text>
         </g>
     }
 }
@@ -122,9 +129,9 @@ fn recent_list(layout: &Layout, recent: &[Numbered]) -> Html {
                 let last = i + 1 == recent.len();
                 html! {
                     <g class={classes!("sd-recent-row", last.then_some("last"))} data-n={r.n.to_string()}
-                       data-from={r.t.from.clone()} data-to={r.t.to.clone()} data-epoch={r.t.epoch.to_string()}
+                       data-from={from_name(r.t.from, "null")} data-to={r.t.to.name()} data-epoch={r.t.epoch.to_string()}
                        data-time-ms={r.t.time_ms.to_string()} data-edge={r.edge.map(|e| e.id).unwrap_or_default()}>
-                        <title>{ format!("{} → {} (epoch {}) at {}", r.t.from, r.t.to, r.t.epoch, format_ms(r.t.time_ms)) }</title>
+                        <title>{ format!("{} → {} (epoch {}) at {}", from_name(r.t.from, "null"), r.t.to, r.t.epoch, format_ms(r.t.time_ms)) }</title>
                         { badge((x + BADGE_R, cy), &r.n.to_string(), last, "list") }
                         <text class="sd-time" x={f(x + 2.0 * BADGE_R + 6.0)} y={f(cy + 6.0)}>{ format_ms(r.t.time_ms) }</text>
                     </g>
@@ -146,7 +153,7 @@ fn badges(layout: &Layout, recent: &[Numbered]) -> Html {
         })
     });
     let on_states = recent.iter().filter(|r| r.edge.is_none()).filter_map(|r| {
-        let s = layout.state(&r.t.to)?;
+        let s = layout.state(r.t.to)?;
         let (_, top, right, _) = s.rect();
         Some(badge(
             (right - 4.0, top),
@@ -165,8 +172,8 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let t = crate::chrome::use_chrome();
     let ko = use_context::<Lang>().unwrap_or_default() == Lang::Ko;
     let layout = layout_of(node);
-    let running = node.process == "running";
-    let current = running.then_some(node.raft_state.as_str());
+    let running = node.process == ProcessState::Running;
+    let current = node.raft_state.filter(|_| running);
     let recent: Vec<Numbered> = node
         .recent_transitions
         .iter()
@@ -183,14 +190,14 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let flow = last.and_then(|r| {
         let e = r.edge?;
         Some(html! {
-            <path key={format!("{}-{}-{}", r.t.time_ms, r.t.from, r.t.to)} class="sd-flow" d={path_d(&e.path)} />
+            <path key={format!("{}-{}-{}", r.t.time_ms, from_name(r.t.from, "null"), r.t.to)} class="sd-flow" d={path_d(&e.path)} />
         })
     });
     let caption = match last {
         Some(r) => format!(
             "{} {} → {} (epoch {}), {}",
             t.last_transition,
-            r.t.from,
+            from_name(r.t.from, "null"),
             r.t.to,
             r.t.epoch,
             format_ms(r.t.time_ms)
@@ -199,9 +206,9 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     };
     html! {
         <section class="panel state-diagram" id="state-diagram" data-node-id={node.id.to_string()}
-                 data-current={current.unwrap_or("-").to_string()} data-recent={recent.len().to_string()}
-                 data-last-from={last.map(|r| r.t.from.clone()).unwrap_or_default()}
-                 data-last-to={last.map(|r| r.t.to.clone()).unwrap_or_default()}>
+                 data-current={current.map_or("-", StateKind::name)} data-recent={recent.len().to_string()}
+                 data-last-from={last.map(|r| from_name(r.t.from, "null")).unwrap_or_default()}
+                 data-last-to={last.map(|r| r.t.to.name()).unwrap_or_default()}>
             <h2>{ format!("{} {}{}", t.raft_states, node.id, if node.is_voter { "" } else { " (observer)" }) }</h2>
             <svg viewBox={format!("0 0 {WIDTH} {}", layout.height)} role="img" aria-label="Raft state transitions">
                 <defs>

@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use kraft_core::view::TransitionView;
+use kraft_core::view::{StateKind, TransitionView};
 
 /// Width of the diagrams' viewBox.
 pub const WIDTH: f64 = 520.0;
@@ -23,8 +23,6 @@ pub const FONT: f64 = 17.0;
 pub const LINE_H: f64 = 19.0;
 /// Radius of a numbered badge.
 pub const BADGE_R: f64 = 11.0;
-/// The `from` of an edge that leaves any state.
-pub const ANY: &str = "*";
 
 /// A point of the viewBox.
 pub type Point = (f64, f64);
@@ -33,7 +31,7 @@ pub type Point = (f64, f64);
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateBox {
     /// QuorumState's name of the state, without `State`.
-    pub name: &'static str,
+    pub name: StateKind,
     /// Centre x.
     pub cx: f64,
     /// Centre y.
@@ -96,10 +94,10 @@ pub struct Label {
 pub struct Edge {
     /// A short id (`u-p`, `any-f`, ...).
     pub id: &'static str,
-    /// The state left, or [`ANY`].
-    pub from: &'static str,
+    /// The state left, `None` for any state.
+    pub from: Option<StateKind>,
     /// The state entered.
-    pub to: &'static str,
+    pub to: StateKind,
     /// What triggers it, in English (the `data-trigger` of the edge).
     pub trigger: &'static str,
     /// The Kafka code that makes it (KafkaRaftClient's method and QuorumState's transition).
@@ -136,9 +134,9 @@ impl Layout {
         self.edges.iter().find(|e| e.id == id)
     }
 
-    /// The box of state `name`.
-    pub fn state(&self, name: &str) -> Option<&StateBox> {
-        self.states.iter().find(|s| s.name == name)
+    /// The box of state `kind`.
+    pub fn state(&self, kind: StateKind) -> Option<&StateBox> {
+        self.states.iter().find(|s| s.name == kind)
     }
 }
 
@@ -157,7 +155,7 @@ fn polyline(points: &[Point]) -> Vec<Point> {
     out
 }
 
-fn state(name: &'static str, cx: f64, cy: f64, w: f64) -> StateBox {
+fn state(name: StateKind, cx: f64, cy: f64, w: f64) -> StateBox {
     StateBox { name, cx, cy, w }
 }
 
@@ -171,12 +169,12 @@ pub fn voter() -> &'static Layout {
     LAYOUT.get_or_init(|| Layout {
         height: 358.0,
         states: vec![
-            state("Unattached", 61.0, LINE_Y, 118.0),
-            state("Prospective", 212.0, LINE_Y, 120.0),
-            state("Candidate", 358.0, LINE_Y, 106.0),
-            state("Leader", 476.0, LINE_Y, 80.0),
-            state("Follower", 212.0, BELOW_Y, 96.0),
-            state("Resigned", 468.0, BELOW_Y, 96.0),
+            state(StateKind::Unattached, 61.0, LINE_Y, 118.0),
+            state(StateKind::Prospective, 212.0, LINE_Y, 120.0),
+            state(StateKind::Candidate, 358.0, LINE_Y, 106.0),
+            state(StateKind::Leader, 476.0, LINE_Y, 80.0),
+            state(StateKind::Follower, 212.0, BELOW_Y, 96.0),
+            state(StateKind::Resigned, 468.0, BELOW_Y, 96.0),
         ],
         edges: voter_edges(),
         list_at: (30.0, 238.0),
@@ -191,8 +189,8 @@ fn voter_line_edges() -> Vec<Edge> {
     vec![
         Edge {
             id: "u-p",
-            from: "Unattached",
-            to: "Prospective",
+            from: Some(StateKind::Unattached),
+            to: StateKind::Prospective,
             trigger: "election timeout",
             kafka: "KafkaRaftClient.pollUnattachedAsVoter: the election timer expired → transitionToProspective",
             path: polyline(&[(120.0, LINE_Y), (152.0, LINE_Y)]),
@@ -201,8 +199,8 @@ fn voter_line_edges() -> Vec<Edge> {
         },
         Edge {
             id: "p-c",
-            from: "Prospective",
-            to: "Candidate",
+            from: Some(StateKind::Prospective),
+            to: StateKind::Candidate,
             trigger: "PreVote majority",
             kafka: "KafkaRaftClient.handleVoteResponse: PreVotes granted by a majority → maybeTransitionToCandidate (epoch + 1)",
             path: polyline(&[(272.0, LINE_Y), (305.0, LINE_Y)]),
@@ -211,8 +209,8 @@ fn voter_line_edges() -> Vec<Edge> {
         },
         Edge {
             id: "c-l",
-            from: "Candidate",
-            to: "Leader",
+            from: Some(StateKind::Candidate),
+            to: StateKind::Leader,
             trigger: "vote majority",
             kafka: "KafkaRaftClient.handleVoteResponse: votes granted by a majority → maybeTransitionToLeader → onBecomeLeader",
             path: polyline(&[(411.0, LINE_Y), (436.0, LINE_Y)]),
@@ -221,8 +219,8 @@ fn voter_line_edges() -> Vec<Edge> {
         },
         Edge {
             id: "p-u",
-            from: "Prospective",
-            to: "Unattached",
+            from: Some(StateKind::Prospective),
+            to: StateKind::Unattached,
             trigger: "PreVote lost, no leader known",
             kafka: "KafkaRaftClient.prospectiveTransitionAfterElectionLoss (PreVote rejected or timed out) → transitionToUnattached",
             path: vec![(175.0, top), (165.0, 56.0), (105.0, 56.0), (95.0, top)],
@@ -231,8 +229,8 @@ fn voter_line_edges() -> Vec<Edge> {
         },
         Edge {
             id: "c-p",
-            from: "Candidate",
-            to: "Prospective",
+            from: Some(StateKind::Candidate),
+            to: StateKind::Prospective,
             trigger: "election timeout or lost",
             kafka: "KafkaRaftClient.pollCandidate: the election timer expired (not granted) → transitionToProspective",
             path: vec![(330.0, top), (320.0, 56.0), (260.0, 56.0), (250.0, top)],
@@ -254,8 +252,8 @@ fn voter_lower_edges() -> Vec<Edge> {
     vec![
         Edge {
             id: "f-p",
-            from: "Follower",
-            to: "Prospective",
+            from: Some(StateKind::Follower),
+            to: StateKind::Prospective,
             trigger: "fetch timeout",
             kafka: "KafkaRaftClient.pollFollowerAsVoter: no answer from the leader within fetchTimeoutMs → transitionToProspective",
             path: polyline(&[(196.0, below_top), (196.0, bottom)]),
@@ -264,8 +262,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "p-f",
-            from: "Prospective",
-            to: "Follower",
+            from: Some(StateKind::Prospective),
+            to: StateKind::Follower,
             trigger: "PreVote lost, leader known",
             kafka: "KafkaRaftClient.prospectiveTransitionAfterElectionLoss (PreVote rejected or timed out, a leader known) → transitionToFollower",
             path: polyline(&[(228.0, bottom), (228.0, below_top)]),
@@ -274,8 +272,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "l-r",
-            from: "Leader",
-            to: "Resigned",
+            from: Some(StateKind::Leader),
+            to: StateKind::Resigned,
             trigger: "check quorum lost or graceful shutdown",
             kafka: "KafkaRaftClient.pollLeader: check quorum expired (no fetch from a majority within 1.5 × fetchTimeoutMs), a resign or a shutdown → transitionToResigned",
             path: polyline(&[(480.0, bottom), (480.0, below_top)]),
@@ -284,8 +282,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "r-u",
-            from: "Resigned",
-            to: "Unattached",
+            from: Some(StateKind::Resigned),
+            to: StateKind::Unattached,
             trigger: "election timeout or higher epoch",
             kafka: "KafkaRaftClient.pollResigned: the election timer expired → transitionToUnattached(epoch + 1); or a message of a higher epoch",
             path: r_u,
@@ -294,8 +292,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "any-u",
-            from: ANY,
-            to: "Unattached",
+            from: None,
+            to: StateKind::Unattached,
             trigger: "higher epoch seen",
             kafka: "KafkaRaftClient.maybeTransition / handleVoteRequest: an epoch higher than ours, no leader → transitionToUnattached",
             path: polyline(&[(14.0, 12.0), (14.0, LINE_Y - BOX_H / 2.0)]),
@@ -304,8 +302,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "any-f",
-            from: ANY,
-            to: "Follower",
+            from: None,
+            to: StateKind::Follower,
             trigger: "leader discovered",
             kafka: "KafkaRaftClient.maybeTransition: BeginQuorumEpoch, or a Fetch or Vote answer naming the leader → transitionToFollower",
             path: polyline(&[(212.0, 298.0), (212.0, below_bottom)]),
@@ -314,8 +312,8 @@ fn voter_lower_edges() -> Vec<Edge> {
         },
         Edge {
             id: "u-u",
-            from: "Unattached",
-            to: "Unattached",
+            from: Some(StateKind::Unattached),
+            to: StateKind::Unattached,
             trigger: "vote granted",
             kafka: "KafkaRaftClient.handleVoteRequest: the vote granted → QuorumState.unattachedAddVotedState",
             path: vec![(72.0, bottom), (78.0, 172.0), (38.0, 172.0), (44.0, bottom)],
@@ -339,20 +337,21 @@ fn same_epoch(t: &TransitionView) -> bool {
 /// The voter edge a transition lights: the specific edge when QuorumState's javadoc names one,
 /// else one of the two from any state (a higher epoch to Unattached, a leader to Follower).
 fn classify_voter(t: &TransitionView) -> Option<&'static str> {
+    use StateKind::*;
     let same = same_epoch(t);
-    Some(match (t.from.as_str(), t.to.as_str()) {
-        ("Unattached", "Prospective") => "u-p",
-        ("Prospective", "Candidate") => "p-c",
-        ("Candidate", "Leader") => "c-l",
-        ("Candidate", "Prospective") => "c-p",
-        ("Follower", "Prospective") => "f-p",
-        ("Leader", "Resigned") => "l-r",
-        ("Resigned", "Unattached") => "r-u",
-        ("Prospective", "Unattached") if same => "p-u",
-        ("Prospective", "Follower") if same => "p-f",
-        ("Unattached", "Unattached") if same => "u-u",
-        (_, "Unattached") => "any-u",
-        (_, "Follower") => "any-f",
+    Some(match (t.from, t.to) {
+        (Some(Unattached), Prospective) => "u-p",
+        (Some(Prospective), Candidate) => "p-c",
+        (Some(Candidate), Leader) => "c-l",
+        (Some(Candidate), Prospective) => "c-p",
+        (Some(Follower), Prospective) => "f-p",
+        (Some(Leader), Resigned) => "l-r",
+        (Some(Resigned), Unattached) => "r-u",
+        (Some(Prospective), Unattached) if same => "p-u",
+        (Some(Prospective), Follower) if same => "p-f",
+        (Some(Unattached), Unattached) if same => "u-u",
+        (_, Unattached) => "any-u",
+        (_, Follower) => "any-f",
         _ => return None,
     })
 }
@@ -365,14 +364,14 @@ pub fn observer() -> &'static Layout {
         Layout {
             height: 274.0,
             states: vec![
-                state("Unattached", 150.0, y, 118.0),
-                state("Follower", 370.0, y, 96.0),
+                state(StateKind::Unattached, 150.0, y, 118.0),
+                state(StateKind::Follower, 370.0, y, 96.0),
             ],
             edges: vec![
                 Edge {
                     id: "u-f",
-                    from: "Unattached",
-                    to: "Follower",
+                    from: Some(StateKind::Unattached),
+                    to: StateKind::Follower,
                     trigger: "leader discovered",
                     kafka: "KafkaRaftClient.maybeTransition: a Fetch answer or BeginQuorumEpoch naming the leader → transitionToFollower",
                     path: vec![(180.0, top), (215.0, 70.0), (315.0, 70.0), (346.0, top)],
@@ -381,8 +380,8 @@ pub fn observer() -> &'static Layout {
                 },
                 Edge {
                     id: "f-u",
-                    from: "Follower",
-                    to: "Unattached",
+                    from: Some(StateKind::Follower),
+                    to: StateKind::Unattached,
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
                     path: vec![(346.0, bottom), (315.0, 210.0), (215.0, 210.0), (180.0, bottom)],
@@ -391,8 +390,8 @@ pub fn observer() -> &'static Layout {
                 },
                 Edge {
                     id: "u-u",
-                    from: "Unattached",
-                    to: "Unattached",
+                    from: Some(StateKind::Unattached),
+                    to: StateKind::Unattached,
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
                     path: vec![(110.0, top), (114.0, 78.0), (76.0, 78.0), (80.0, top)],
@@ -401,8 +400,8 @@ pub fn observer() -> &'static Layout {
                 },
                 Edge {
                     id: "f-f",
-                    from: "Follower",
-                    to: "Follower",
+                    from: Some(StateKind::Follower),
+                    to: StateKind::Follower,
                     trigger: "leader of a higher epoch",
                     kafka: "KafkaRaftClient.maybeTransition: a leader of a higher epoch → transitionToFollower",
                     path: vec![(418.0, 130.0), (462.0, 114.0), (462.0, 166.0), (418.0, 150.0)],
@@ -419,11 +418,12 @@ pub fn observer() -> &'static Layout {
 
 /// The observer edge a transition lights.
 fn classify_observer(t: &TransitionView) -> Option<&'static str> {
-    Some(match (t.from.as_str(), t.to.as_str()) {
-        ("Unattached", "Follower") => "u-f",
-        ("Follower", "Unattached") => "f-u",
-        ("Unattached", "Unattached") => "u-u",
-        ("Follower", "Follower") => "f-f",
+    use StateKind::{Follower, Unattached};
+    Some(match (t.from, t.to) {
+        (Some(Unattached), Follower) => "u-f",
+        (Some(Follower), Unattached) => "f-u",
+        (Some(Unattached), Unattached) => "u-u",
+        (Some(Follower), Follower) => "f-f",
         _ => return None,
     })
 }
@@ -583,7 +583,7 @@ mod tests {
                         e.id
                     );
                 }
-                assert!(e.from == ANY || layout.state(e.from).is_some(), "{}", e.id);
+                assert!(e.from.is_none_or(|f| layout.state(f).is_some()), "{}", e.id);
                 assert!(layout.state(e.to).is_some(), "{}", e.id);
             }
         }
@@ -602,7 +602,7 @@ mod tests {
                 let points = sample(&e.path, 32);
                 // An edge runs outside every box but its own two (its ends touch theirs).
                 for (name, r) in &boxes {
-                    if *name != e.from && *name != e.to {
+                    if Some(*name) != e.from && *name != e.to {
                         assert!(
                             !points.iter().any(|p| inside(*p, *r, 2.0)),
                             "edge {} runs through {name}",
@@ -698,8 +698,8 @@ mod tests {
     fn t(from: &str, to: &str, from_epoch: i32, epoch: i32) -> TransitionView {
         TransitionView {
             time_ms: 0,
-            from: from.into(),
-            to: to.into(),
+            from: StateKind::from_name(from),
+            to: StateKind::from_name(to).unwrap(),
             epoch,
             from_epoch: Some(from_epoch),
         }
@@ -737,11 +737,11 @@ mod tests {
             assert_eq!(e.map(|e| e.id), Some(want), "{from} → {to}");
             let e = e.unwrap();
             assert!(
-                e.from == from || e.from == ANY,
+                e.from.is_none_or(|f| f.name() == from),
                 "{from} → {to} lights {}",
                 e.id
             );
-            assert_eq!(e.to, to);
+            assert_eq!(e.to.name(), to);
         }
         for (from, to, want) in [
             ("Unattached", "Follower", "u-f"),

@@ -342,7 +342,7 @@ mod tests {
             .unwrap()
             .nodes
             .iter()
-            .find(|n| n.raft_state == "Leader")
+            .find(|n| n.raft_state == Some(kraft_core::view::StateKind::Leader))
             .unwrap()
             .id;
         s = s

@@ -1,6 +1,8 @@
 //! Controller RPCs: ControllerRegistration, CreateTopics, DeleteTopics, IncrementalAlterConfigs
 //! (and, with the broker lifecycle, BrokerRegistration and BrokerHeartbeat).
 
+use super::fields::MessageFields;
+use crate::common::api_keys::{ApiKeys, MessageKind};
 use crate::common::protocol::Errors;
 use crate::common::uuid::Uuid;
 
@@ -230,16 +232,16 @@ impl ControllerRequest {
         }
     }
 
-    /// Kafka's API name.
-    pub fn api_name(&self) -> &'static str {
+    /// The API.
+    pub fn api(&self) -> ApiKeys {
         match self {
-            ControllerRequest::ControllerRegistration { .. } => "ControllerRegistration",
-            ControllerRequest::CreateTopics { .. } => "CreateTopics",
-            ControllerRequest::DeleteTopics { .. } => "DeleteTopics",
-            ControllerRequest::IncrementalAlterConfigs { .. } => "IncrementalAlterConfigs",
-            ControllerRequest::BrokerRegistration { .. } => "BrokerRegistration",
-            ControllerRequest::BrokerHeartbeat { .. } => "BrokerHeartbeat",
-            ControllerRequest::AlterPartition { .. } => "AlterPartition",
+            ControllerRequest::ControllerRegistration { .. } => ApiKeys::ControllerRegistration,
+            ControllerRequest::CreateTopics { .. } => ApiKeys::CreateTopics,
+            ControllerRequest::DeleteTopics { .. } => ApiKeys::DeleteTopics,
+            ControllerRequest::IncrementalAlterConfigs { .. } => ApiKeys::IncrementalAlterConfigs,
+            ControllerRequest::BrokerRegistration { .. } => ApiKeys::BrokerRegistration,
+            ControllerRequest::BrokerHeartbeat { .. } => ApiKeys::BrokerHeartbeat,
+            ControllerRequest::AlterPartition { .. } => ApiKeys::AlterPartition,
         }
     }
 }
@@ -419,24 +421,24 @@ pub enum ControllerResponse {
     /// Synthesized by the sender's network client: connection refused, reset or timed out.
     Failed {
         /// The API of the lost request.
-        api: &'static str,
+        api: ApiKeys,
         /// BROKER_NOT_AVAILABLE or REQUEST_TIMED_OUT.
         error: Errors,
     },
 }
 
 impl ControllerResponse {
-    /// The API name.
-    pub fn api_name(&self) -> &'static str {
+    /// The API.
+    pub fn api(&self) -> ApiKeys {
         match self {
-            ControllerResponse::ControllerRegistration { .. } => "ControllerRegistration",
-            ControllerResponse::CreateTopics { .. } => "CreateTopics",
-            ControllerResponse::DeleteTopics { .. } => "DeleteTopics",
-            ControllerResponse::IncrementalAlterConfigs { .. } => "IncrementalAlterConfigs",
-            ControllerResponse::BrokerRegistration { .. } => "BrokerRegistration",
-            ControllerResponse::BrokerHeartbeat { .. } => "BrokerHeartbeat",
-            ControllerResponse::AlterPartition { .. } => "AlterPartition",
-            ControllerResponse::Failed { api, .. } => api,
+            ControllerResponse::ControllerRegistration { .. } => ApiKeys::ControllerRegistration,
+            ControllerResponse::CreateTopics { .. } => ApiKeys::CreateTopics,
+            ControllerResponse::DeleteTopics { .. } => ApiKeys::DeleteTopics,
+            ControllerResponse::IncrementalAlterConfigs { .. } => ApiKeys::IncrementalAlterConfigs,
+            ControllerResponse::BrokerRegistration { .. } => ApiKeys::BrokerRegistration,
+            ControllerResponse::BrokerHeartbeat { .. } => ApiKeys::BrokerHeartbeat,
+            ControllerResponse::AlterPartition { .. } => ApiKeys::AlterPartition,
+            ControllerResponse::Failed { api, .. } => *api,
         }
     }
 }
@@ -461,18 +463,71 @@ pub enum ControllerMessage {
 }
 
 impl ControllerMessage {
-    /// Label for views.
-    pub fn kind(&self) -> &'static str {
-        use super::kind::{message_kind, Direction};
+    /// Its kind for views: `BrokerHeartbeatRequest`, `CreateTopicsResponse`, ...
+    pub fn kind(&self) -> MessageKind {
         match self {
-            ControllerMessage::Request { body, .. } => {
-                message_kind(body.api_name(), Direction::Request)
-            }
+            ControllerMessage::Request { body, .. } => MessageKind::request(body.api()),
             ControllerMessage::Response { body, .. } => match body {
-                ControllerResponse::Failed { api, .. } => message_kind(api, Direction::Failed),
-                other => message_kind(other.api_name(), Direction::Response),
+                ControllerResponse::Failed { api, .. } => MessageKind::failed(*api),
+                other => MessageKind::response(other.api()),
             },
         }
+    }
+
+    /// The fields a view reads, by the schemas' names (see [`MessageFields`]).
+    pub fn fields(&self) -> MessageFields {
+        let mut f = MessageFields::default();
+        let code = |e: &Option<ApiError>| Some(e.map_or("NONE", |e| e.name()));
+        match self {
+            ControllerMessage::Request { body, .. } => match body {
+                ControllerRequest::ControllerRegistration { controller_id, .. } => {
+                    f.replica_id = Some(*controller_id)
+                }
+                ControllerRequest::BrokerRegistration { broker_id, .. } => {
+                    f.replica_id = Some(*broker_id)
+                }
+                ControllerRequest::BrokerHeartbeat {
+                    broker_id,
+                    broker_epoch,
+                    current_metadata_offset,
+                    want_fence,
+                    ..
+                } => {
+                    f.replica_id = Some(*broker_id);
+                    f.broker_epoch = Some(*broker_epoch);
+                    f.offset = Some(*current_metadata_offset);
+                    f.fenced = Some(*want_fence);
+                }
+                ControllerRequest::AlterPartition { broker_id, .. } => {
+                    f.leader_id = Some(*broker_id)
+                }
+                ControllerRequest::CreateTopics { .. }
+                | ControllerRequest::DeleteTopics { .. }
+                | ControllerRequest::IncrementalAlterConfigs { .. } => {}
+            },
+            ControllerMessage::Response { body, .. } => match body {
+                ControllerResponse::ControllerRegistration { error }
+                | ControllerResponse::CreateTopics { error, .. }
+                | ControllerResponse::DeleteTopics { error, .. }
+                | ControllerResponse::IncrementalAlterConfigs { error, .. }
+                | ControllerResponse::AlterPartition { error } => f.error = code(error),
+                ControllerResponse::BrokerRegistration {
+                    error,
+                    broker_epoch,
+                } => {
+                    f.error = code(error);
+                    f.broker_epoch = Some(*broker_epoch);
+                }
+                ControllerResponse::BrokerHeartbeat {
+                    error, is_fenced, ..
+                } => {
+                    f.error = code(error);
+                    f.fenced = Some(*is_fenced);
+                }
+                ControllerResponse::Failed { error, .. } => f.error = Some(error.name()),
+            },
+        }
+        f
     }
 
     /// Summary for views.

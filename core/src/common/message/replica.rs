@@ -1,6 +1,8 @@
 //! The data-plane messages between brokers: a follower's replica Fetch and the leader's
 //! answer (the playground produces no data, so they carry partitions, not records).
 
+use super::fields::MessageFields;
+use crate::common::api_keys::{ApiKeys, MessageKind};
 use crate::common::uuid::Uuid;
 
 /// A partition: topic id and partition index.
@@ -24,12 +26,17 @@ pub enum ReplicaMessage {
 }
 
 impl ReplicaMessage {
-    /// Label for views.
-    pub fn kind(&self) -> &'static str {
+    /// Its kind for views: `ReplicaFetchRequest` or `ReplicaFetchResponse`.
+    pub fn kind(&self) -> MessageKind {
         match self {
-            ReplicaMessage::Fetch { .. } => "ReplicaFetchRequest",
-            ReplicaMessage::FetchResponse { .. } => "ReplicaFetchResponse",
+            ReplicaMessage::Fetch { .. } => MessageKind::request(ApiKeys::ReplicaFetch),
+            ReplicaMessage::FetchResponse { .. } => MessageKind::response(ApiKeys::ReplicaFetch),
         }
+    }
+
+    /// The fields a view reads: none yet (no data is produced).
+    pub fn fields(&self) -> MessageFields {
+        MessageFields::default()
     }
 
     /// Summary for views.

@@ -14,6 +14,8 @@ pub use prospective::ProspectiveState;
 pub use resigned::ResignedState;
 pub use unattached::UnattachedState;
 
+use serde::Serialize;
+
 use super::replica_key::{ElectionState, ReplicaKey};
 
 /// The state a replica is in for its current epoch.
@@ -33,17 +35,76 @@ pub enum EpochState {
     Resigned(ResignedState),
 }
 
+/// Which of the six states a replica is in, without its data: the class Kafka names it by
+/// (`UnattachedState`, ..., without the `State` suffix, as QuorumState's log lines and
+/// `describe --replication` drop it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum StateKind {
+    /// UnattachedState
+    Unattached,
+    /// ProspectiveState (KIP-996)
+    Prospective,
+    /// CandidateState
+    Candidate,
+    /// LeaderState
+    Leader,
+    /// FollowerState
+    Follower,
+    /// ResignedState
+    Resigned,
+}
+
+impl StateKind {
+    /// Every state, in the order the state diagram lists them.
+    pub const ALL: [StateKind; 6] = [
+        StateKind::Unattached,
+        StateKind::Prospective,
+        StateKind::Candidate,
+        StateKind::Leader,
+        StateKind::Follower,
+        StateKind::Resigned,
+    ];
+
+    /// `Unattached`, `Prospective`, `Candidate`, `Leader`, `Follower` or `Resigned`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StateKind::Unattached => "Unattached",
+            StateKind::Prospective => "Prospective",
+            StateKind::Candidate => "Candidate",
+            StateKind::Leader => "Leader",
+            StateKind::Follower => "Follower",
+            StateKind::Resigned => "Resigned",
+        }
+    }
+
+    /// The state named `name` (exactly as [`StateKind::name`] spells it).
+    pub fn from_name(name: &str) -> Option<StateKind> {
+        StateKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for StateKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
 impl EpochState {
+    /// Which state it is.
+    pub fn kind(&self) -> StateKind {
+        match self {
+            EpochState::Unattached(_) => StateKind::Unattached,
+            EpochState::Prospective(_) => StateKind::Prospective,
+            EpochState::Candidate(_) => StateKind::Candidate,
+            EpochState::Leader(_) => StateKind::Leader,
+            EpochState::Follower(_) => StateKind::Follower,
+            EpochState::Resigned(_) => StateKind::Resigned,
+        }
+    }
+
     /// The class name Kafka uses, without the `State` suffix where Kafka's views drop it.
     pub fn name(&self) -> &'static str {
-        match self {
-            EpochState::Unattached(_) => "Unattached",
-            EpochState::Prospective(_) => "Prospective",
-            EpochState::Candidate(_) => "Candidate",
-            EpochState::Leader(_) => "Leader",
-            EpochState::Follower(_) => "Follower",
-            EpochState::Resigned(_) => "Resigned",
-        }
+        self.kind().name()
     }
 
     /// The epoch.

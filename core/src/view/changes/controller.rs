@@ -4,13 +4,15 @@
 
 use super::kafka::{self, KafkaRef};
 use super::{grouped, ids, node, running_pairs, Change, ChangeKind};
-use crate::view::{ClusterView, ControllerView, NodeView, PartitionView};
+use crate::view::{
+    BrokerState, ClusterView, ControllerView, NodeView, PartitionView, ProcessState,
+};
 
 /// The active controller of a view and its controller view.
 fn active(view: &ClusterView) -> Option<(&NodeView, &ControllerView)> {
     view.nodes
         .iter()
-        .filter(|n| n.process == "running")
+        .filter(|n| n.process == ProcessState::Running)
         .find_map(|n| n.controller.as_ref().filter(|c| c.active).map(|c| (n, c)))
 }
 
@@ -164,7 +166,11 @@ pub(super) fn brokers(before: &ClusterView, after: &ClusterView, out: &mut Vec<C
                         node(after, id)
                             .and_then(|n| n.broker.as_ref())
                             .is_some_and(|b| {
-                                b.state.contains("SHUTDOWN") || b.state == "SHUTTING_DOWN"
+                                matches!(
+                                    b.state,
+                                    BrokerState::PendingControlledShutdown
+                                        | BrokerState::ShuttingDown
+                                )
                             });
                     let (by, en, ko) = if shutting {
                         (
@@ -194,29 +200,29 @@ pub(super) fn brokers(before: &ClusterView, after: &ClusterView, out: &mut Vec<C
     for n in &after.nodes {
         let was = node(before, n.id)
             .and_then(|b| b.broker.as_ref())
-            .map(|b| b.state.as_str());
-        let Some(now) = n.broker.as_ref().map(|b| b.state.as_str()) else {
+            .map(|b| b.state);
+        let Some(now) = n.broker.as_ref().map(|b| b.state) else {
             continue;
         };
         if was == Some(now) {
             continue;
         }
         let by = match now {
-            "STARTING" => kafka::BROKER_STARTUP,
-            "PENDING_CONTROLLED_SHUTDOWN" => kafka::BROKER_BEGIN_SHUTDOWN,
-            "SHUTTING_DOWN" => kafka::BROKER_SHUTDOWN,
+            BrokerState::Starting => kafka::BROKER_STARTUP,
+            BrokerState::PendingControlledShutdown => kafka::BROKER_BEGIN_SHUTDOWN,
+            BrokerState::ShuttingDown => kafka::BROKER_SHUTDOWN,
             _ => kafka::BROKER_HEARTBEAT_RESPONSE,
         };
         let text = match was {
-            Some(w) => format!("{w} → {now}"),
-            None => now.to_string(),
+            Some(w) => format!("{} → {}", w.name(), now.name()),
+            None => now.name().to_string(),
         };
         out.push(broker_change(
             n.id,
             by,
             &format!("BrokerState {text}"),
             &format!("BrokerState {text}"),
-            now,
+            now.name(),
         ));
     }
 }
@@ -368,7 +374,12 @@ fn shutting_down(after: &ClusterView, b: &PartitionView, p: &PartitionView) -> b
     b.isr.iter().filter(|r| !p.isr.contains(r)).any(|r| {
         node(after, *r)
             .and_then(|n| n.broker.as_ref())
-            .is_some_and(|x| x.state == "PENDING_CONTROLLED_SHUTDOWN" || x.state == "SHUTTING_DOWN")
+            .is_some_and(|x| {
+                matches!(
+                    x.state,
+                    BrokerState::PendingControlledShutdown | BrokerState::ShuttingDown
+                )
+            })
     })
 }
 

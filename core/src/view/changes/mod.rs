@@ -166,7 +166,7 @@ fn running_pairs<'a>(
     after
         .nodes
         .iter()
-        .filter(|n| n.process == "running")
+        .filter(|n| n.process == crate::view::ProcessState::Running)
         .map(|n| (node(before, n.id), n))
 }
 

@@ -4,17 +4,23 @@
 
 use super::kafka::{self, KafkaRef};
 use super::{counted, grouped, ids, node, offsets, running_pairs, Change, ChangeKind};
-use crate::view::{BatchView, ClusterView, LoggedTransition, NodeView, TransitionCause};
+use crate::common::api_keys::{ApiKeys, Direction, MessageKind};
+use crate::view::{
+    BatchView, ClusterView, LoggedTransition, NodeView, ProcessState, StateKind, TransitionCause,
+};
+use StateKind::{Candidate, Follower, Leader, Prospective, Resigned, Unattached};
 
 /// Processes killed, stopped, continued or started.
 pub(super) fn processes(before: &ClusterView, after: &ClusterView, out: &mut Vec<Change>) {
     for n in &after.nodes {
-        let was = node(before, n.id).map(|b| b.process.as_str());
-        let (en, ko) = match (was, n.process.as_str()) {
+        let was = node(before, n.id).map(|b| b.process);
+        let (en, ko) = match (was, n.process) {
             (Some(a), b) if a == b => continue,
-            (_, "killed") => ("killed (kill -9)", "강제 종료 (kill -9)"),
-            (_, "stopped") => ("stopped (SIGSTOP)", "일시 정지 (SIGSTOP)"),
-            (Some("stopped"), "running") => ("continued (SIGCONT)", "재개 (SIGCONT)"),
+            (_, ProcessState::Killed) => ("killed (kill -9)", "강제 종료 (kill -9)"),
+            (_, ProcessState::Stopped) => ("stopped (SIGSTOP)", "일시 정지 (SIGSTOP)"),
+            (Some(ProcessState::Stopped), ProcessState::Running) => {
+                ("continued (SIGCONT)", "재개 (SIGCONT)")
+            }
             (None, _) => ("added and started", "추가되어 시작"),
             _ => ("started again", "다시 시작"),
         };
@@ -26,7 +32,7 @@ pub(super) fn processes(before: &ClusterView, after: &ClusterView, out: &mut Vec
                 format!("{} {en}", n.id),
                 format!("{} {ko}", n.id),
             )
-            .tagged(n.process.clone()),
+            .tagged(n.process.name()),
         );
     }
 }
@@ -54,12 +60,7 @@ pub(super) fn transitions(before: &ClusterView, after: &ClusterView, out: &mut V
         }
         let durable = new
             .iter()
-            .filter(|t| {
-                matches!(
-                    t.transition.to.as_str(),
-                    "Unattached" | "Candidate" | "Leader" | "Follower"
-                )
-            })
+            .filter(|t| matches!(t.transition.to, Unattached | Candidate | Leader | Follower))
             .count();
         if durable > 0 {
             writes.push((n, durable));
@@ -75,11 +76,12 @@ pub(super) fn transitions(before: &ClusterView, after: &ClusterView, out: &mut V
 /// One transition, with the method that made it and its trigger in words.
 fn transition_change(n: &NodeView, t: &LoggedTransition, after: &ClusterView) -> Change {
     let tr = &t.transition;
+    let from = tr.from.map_or("null", StateKind::name);
     let (by, en, ko) = trigger(n, t, after);
     let (en, ko) = if en.is_empty() {
         (
-            format!("{} {} → {} (epoch {})", n.id, tr.from, tr.to, tr.epoch),
-            format!("{} {} → {} (에포크 {})", n.id, tr.from, tr.to, tr.epoch),
+            format!("{} {from} → {} (epoch {})", n.id, tr.to, tr.epoch),
+            format!("{} {from} → {} (에포크 {})", n.id, tr.to, tr.epoch),
         )
     } else if t.cause == TransitionCause::Startup {
         (
@@ -88,19 +90,13 @@ fn transition_change(n: &NodeView, t: &LoggedTransition, after: &ClusterView) ->
         )
     } else {
         (
-            format!(
-                "{} {} → {} (epoch {}): {en}",
-                n.id, tr.from, tr.to, tr.epoch
-            ),
-            format!(
-                "{} {} → {} (에포크 {}): {ko}",
-                n.id, tr.from, tr.to, tr.epoch
-            ),
+            format!("{} {from} → {} (epoch {}): {en}", n.id, tr.to, tr.epoch),
+            format!("{} {from} → {} (에포크 {}): {ko}", n.id, tr.to, tr.epoch),
         )
     };
     Change::new(ChangeKind::Transition, vec![n.id], Some(by), en, ko)
         .at(tr.time_ms)
-        .tagged(tr.to.clone())
+        .tagged(tr.to.name())
 }
 
 /// The method behind a transition and its trigger in English and Korean: from the
@@ -134,8 +130,8 @@ fn trigger(n: &NodeView, t: &LoggedTransition, after: &ClusterView) -> (KafkaRef
             "check quorum lost",
             "check quorum 실패",
         ),
-        TransitionCause::VoteRequest => match (tr.from.as_str(), tr.to.as_str()) {
-            ("Unattached", "Unattached") => {
+        TransitionCause::VoteRequest => match (tr.from, tr.to) {
+            (Some(Unattached), Unattached) => {
                 let v = n.voted_id.map_or("-".to_string(), |v| v.to_string());
                 (
                     kafka::VOTE_GRANTED,
@@ -143,31 +139,23 @@ fn trigger(n: &NodeView, t: &LoggedTransition, after: &ClusterView) -> (KafkaRef
                     format!("{v} 에게 투표"),
                 )
             }
-            ("Prospective", "Prospective") => s(kafka::PROSPECTIVE_VOTED, "voted", "투표"),
+            (Some(Prospective), Prospective) => s(kafka::PROSPECTIVE_VOTED, "voted", "투표"),
             _ => (
                 kafka::VOTE_REQUEST_EPOCH,
                 format!("a Vote request of epoch {}", tr.epoch),
                 format!("에포크 {} 의 Vote 요청", tr.epoch),
             ),
         },
-        TransitionCause::Chained
-            if (tr.from.as_str(), tr.to.as_str()) == ("Prospective", "Candidate") =>
-        {
-            s(
-                kafka::PROSPECTIVE_CHAINED,
-                "every PreVote granted",
-                "PreVote 모두 얻음",
-            )
-        }
-        TransitionCause::Chained
-            if (tr.from.as_str(), tr.to.as_str()) == ("Candidate", "Leader") =>
-        {
-            s(
-                kafka::CANDIDATE_CHAINED,
-                "every vote granted",
-                "표를 모두 얻음",
-            )
-        }
+        TransitionCause::Chained if (tr.from, tr.to) == (Some(Prospective), Candidate) => s(
+            kafka::PROSPECTIVE_CHAINED,
+            "every PreVote granted",
+            "PreVote 모두 얻음",
+        ),
+        TransitionCause::Chained if (tr.from, tr.to) == (Some(Candidate), Leader) => s(
+            kafka::CANDIDATE_CHAINED,
+            "every vote granted",
+            "표를 모두 얻음",
+        ),
         _ => by_state_pair(n, t, after),
     }
 }
@@ -180,35 +168,35 @@ fn by_state_pair(
 ) -> (KafkaRef, String, String) {
     let tr = &t.transition;
     let s = |by: KafkaRef, en: &str, ko: &str| (by, en.to_string(), ko.to_string());
-    match (tr.from.as_str(), tr.to.as_str()) {
-        ("Unattached", "Prospective") => s(
+    match (tr.from, tr.to) {
+        (Some(Unattached), Prospective) => s(
             kafka::UNATTACHED_TIMEOUT,
             "election timeout",
             "선거 타임아웃",
         ),
-        ("Candidate", "Prospective") => s(
+        (Some(Candidate), Prospective) => s(
             kafka::CANDIDATE_TIMEOUT,
             "election timeout",
             "선거 타임아웃",
         ),
-        ("Prospective", "Candidate") => {
+        (Some(Prospective), Candidate) => {
             s(kafka::PREVOTE_MAJORITY, "PreVote majority", "PreVote 과반")
         }
-        ("Candidate", "Leader") => s(kafka::VOTE_MAJORITY, "vote majority", "투표 과반"),
-        ("Resigned", "Unattached") => s(
+        (Some(Candidate), Leader) => s(kafka::VOTE_MAJORITY, "vote majority", "투표 과반"),
+        (Some(Resigned), Unattached) => s(
             kafka::RESIGNED_TIMEOUT,
             "election timeout after resigning",
             "사임 뒤 선거 타임아웃",
         ),
-        ("Leader", "Resigned") => s(kafka::RESIGN_SHUTDOWN, "graceful shutdown", "정상 종료"),
-        (_, to @ ("Follower" | "Unattached")) => {
-            let generic = if to == "Follower" {
+        (Some(Leader), Resigned) => s(kafka::RESIGN_SHUTDOWN, "graceful shutdown", "정상 종료"),
+        (_, to @ (Follower | Unattached)) => {
+            let generic = if to == Follower {
                 kafka::TO_FOLLOWER
             } else {
                 kafka::TO_UNATTACHED
             };
             let by = delivered_trigger(n.id, tr.time_ms, after).unwrap_or(generic);
-            if to == "Follower" {
+            if to == Follower {
                 let leader = n.leader_id.filter(|_| n.epoch == tr.epoch);
                 let l = leader.map_or("the leader".to_string(), |l| l.to_string());
                 let lk = leader.map_or("리더".to_string(), |l| l.to_string());
@@ -239,17 +227,17 @@ fn by_state_pair(
 /// The handler of a request or response delivered to `id` at `time_ms`, if the view still
 /// holds it (it keeps the last 200 ms).
 fn delivered_trigger(id: i32, time_ms: u64, after: &ClusterView) -> Option<KafkaRef> {
-    let kinds: Vec<&str> = after
+    let kinds: Vec<MessageKind> = after
         .recently_delivered
         .iter()
         .filter(|m| m.to == id && m.arrive_ms == time_ms && !m.dropped)
         .map(|m| m.kind)
         .collect();
-    if kinds.contains(&"BeginQuorumEpochRequest") {
+    if kinds.contains(&MessageKind::request(ApiKeys::BeginQuorumEpoch)) {
         Some(kafka::BEGIN_QUORUM_EPOCH)
-    } else if kinds.contains(&"EndQuorumEpochRequest") {
+    } else if kinds.contains(&MessageKind::request(ApiKeys::EndQuorumEpoch)) {
         Some(kafka::END_QUORUM_EPOCH)
-    } else if kinds.iter().any(|k| k.ends_with("Response")) {
+    } else if kinds.iter().any(|k| k.direction == Direction::Response) {
         Some(kafka::COMMON_RESPONSE)
     } else {
         None
@@ -293,7 +281,7 @@ pub(super) fn log(before: &ClusterView, after: &ClusterView, out: &mut Vec<Chang
     let leader = after
         .nodes
         .iter()
-        .find(|n| n.process == "running" && n.raft_state == "Leader");
+        .find(|n| n.process == ProcessState::Running && n.raft_state == Some(Leader));
     if let Some(l) = leader {
         if let Some(b) = node(before, l.id) {
             appended(b, l, out);

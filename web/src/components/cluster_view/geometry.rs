@@ -92,7 +92,7 @@ pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> BTreeMap<i32,
         .iter()
         .zip(&angles)
         .map(|(node, &a)| {
-            let outer = outer_radius(!node.roles.contains("controller"));
+            let outer = outer_radius(!node.roles.has_controller());
             let cap = caption_extent(topics(node.id));
             let (up, down) = if dir(a) < 0.0 {
                 (outer + cap, outer)
@@ -210,7 +210,7 @@ impl Geometry {
             .iter()
             .filter_map(|n| {
                 let &(x, y) = pos.get(&n.id)?;
-                Some((x, y, outer_radius(!n.roles.contains("controller")) + 4.0))
+                Some((x, y, outer_radius(!n.roles.has_controller()) + 4.0))
             })
             .collect();
         let closest = points
@@ -228,7 +228,7 @@ impl Geometry {
             brokers: view
                 .nodes
                 .iter()
-                .filter(|n| !n.roles.contains("controller"))
+                .filter(|n| !n.roles.has_controller())
                 .map(|n| n.id)
                 .collect(),
             scale: closest.clamp(0.5, 1.0),

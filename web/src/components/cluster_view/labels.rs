@@ -1,7 +1,7 @@
 //! Where the messages' labels go: each at the middle of its link, pushed towards the centre of
 //! the ring until it covers no node, no caption and no label placed before it.
 
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ClusterView, StateKind};
 
 use super::geometry::{
     segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, CENTER_X, CENTER_Y,
@@ -39,7 +39,7 @@ fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
             };
             let dir = geo.dir.get(&n.id).copied().unwrap_or(1.0);
             let caption_y = y + dir * (outer + CAPTION_GAP + CAPTION_LINE / 2.0);
-            let caption_w = label_width(&n.raft_state).max(120.0);
+            let caption_w = label_width(n.raft_state.map_or("-", StateKind::name)).max(120.0);
             Some([
                 (x - hw - 6.0, y - hh - 6.0, x + hw + 6.0, y + hh + 6.0),
                 (

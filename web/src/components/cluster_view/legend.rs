@@ -3,39 +3,37 @@
 
 use yew::prelude::*;
 
-use super::messages::message_class;
+use kraft_core::view::ApiKeys;
+
+use super::messages::{api_label, message_class};
 use crate::chrome::Chrome;
 
-/// The kinds of the legend, as (message kind, what the legend says).
-const LEGEND: [(&str, &str); 9] = [
-    ("PreVote", "PreVote"),
-    ("Vote", "Vote"),
-    ("BeginQuorumEpoch", "BeginQuorumEpoch"),
-    ("EndQuorumEpoch", "EndQuorumEpoch"),
-    ("Fetch", "Fetch"),
-    ("FetchSnapshot", "FetchSnapshot"),
-    ("BrokerHeartbeat", "heartbeat"),
-    ("AlterPartition", "AlterPartition"),
-    ("ReplicaFetch", "ReplicaFetch"),
-];
+/// The APIs of the legend: every API with a colour of its own (the others share
+/// `msg-other` and are named by their labels), in [`ApiKeys::ALL`]'s order.
+fn legend_apis() -> impl Iterator<Item = ApiKeys> {
+    ApiKeys::ALL
+        .iter()
+        .copied()
+        .filter(|a| message_class(*a) != "msg-other")
+}
 
 /// The legend (folded into a button over the drawing when `compact`): a kind's button lit when
 /// `labels` has it, a click adding it to or taking it from `legend_labels`.
 pub(super) fn legend(
-    labels: &[String],
-    legend_labels: &UseStateHandle<Vec<String>>,
+    labels: &[ApiKeys],
+    legend_labels: &UseStateHandle<Vec<ApiKeys>>,
     compact: bool,
     t: &Chrome,
 ) -> Html {
-    let legend_toggle = |kind: &'static str| {
+    let legend_toggle = |api: ApiKeys| {
         let legend_labels = legend_labels.clone();
         Callback::from(move |_: MouseEvent| {
             let mut next = (*legend_labels).clone();
-            match next.iter().position(|k| k == kind) {
+            match next.iter().position(|k| *k == api) {
                 Some(i) => {
                     next.remove(i);
                 }
-                None => next.push(kind.to_string()),
+                None => next.push(api),
             }
             legend_labels.set(next);
         })
@@ -44,12 +42,12 @@ pub(super) fn legend(
             <details class="legend-box" id="legend-box" open={!compact}>
             <summary>{ t.legend }</summary>
             <p class="legend" id="legend">
-                { for LEGEND.iter().map(|&(kind, text)| {
-                    let on = labels.iter().any(|k| k == kind);
+                { for legend_apis().map(|api| {
+                    let on = labels.contains(&api);
                     html! {
-                        <button class={classes!("key", message_class(kind), on.then_some("labelled"))}
-                                data-kind={kind} aria-pressed={on.to_string()} onclick={legend_toggle(kind)}
-                                title="labels on every message of this kind (fetch and heartbeats: instead of a steady link)">{ text }</button>
+                        <button class={classes!("key", message_class(api), on.then_some("labelled"))}
+                                data-kind={api.name()} aria-pressed={on.to_string()} onclick={legend_toggle(api)}
+                                title="labels on every message of this kind (fetch and heartbeats: instead of a steady link)">{ api_label(api) }</button>
                     }
                 }) }
                 <span class="key dropped-key">{"✕ failed / dropped"}</span>

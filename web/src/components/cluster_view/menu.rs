@@ -1,12 +1,12 @@
 //! The menu of a node, opened by clicking it: the process table's kill -9 / restart / STOP /
 //! CONT / isolate, heal, and close.
 
-use kraft_core::view::{ClusterView, NodeView};
+use kraft_core::view::{ClusterView, NodeView, ProcessState};
 use yew::prelude::*;
 
 use super::geometry::{CENTER_X, CENTER_Y, HEIGHT, WIDTH};
 use crate::components::controls::{heal_button, isolate_command, process_buttons};
-use crate::components::role_class;
+use crate::components::{role_class, state_name};
 use crate::state::Action;
 
 /// The menu of node `node`, in the middle of the ring (where it covers no node): the process
@@ -32,14 +32,14 @@ pub(super) fn node_menu(
             on_close.emit(());
         }
     });
-    let state = if node.process == "running" {
-        node.raft_state.clone()
+    let state = if node.process == ProcessState::Running {
+        state_name(node).to_string()
     } else {
-        node.process.to_ascii_uppercase()
+        node.process.name().to_ascii_uppercase()
     };
     html! {
         <div class={classes!("node-menu", role_class(node))} id="node-menu" data-node-id={id.to_string()}
-             data-process={node.process.clone()} style={style} role="dialog"
+             data-process={node.process.name()} style={style} role="dialog"
              aria-label={format!("node {id}")} onkeydown={onkeydown}>
             <p class="node-menu-head">
                 <strong>{ format!("node {id}") }</strong>

@@ -2,54 +2,47 @@
 //! link ([`Drawn`], with a failed request turned round towards the node that did not answer), and
 //! the dot moving along the link with its ✕ and label.
 
-use kraft_core::view::{MessageView, RECENT_MESSAGE_MS};
+use kraft_core::view::{ApiKeys, Direction, MessageKind, MessageView, RECENT_MESSAGE_MS};
 use yew::prelude::*;
 
 use super::geometry::{fmt, segment, Geometry, LANE_OFFSET};
 
-/// A message kind split into its API and direction: `("Fetch", "req")`, `("Vote", "resp")`,
-/// `("Fetch", "failed")`; a kind without a known suffix is all API.
-pub fn split_kind(kind: &str) -> (&str, &str) {
-    for (suffix, dir) in [
-        ("Request", "req"),
-        ("Response", "resp"),
-        ("Failed", "failed"),
-    ] {
-        if let Some(base) = kind.strip_suffix(suffix) {
-            return (base, dir);
-        }
+/// The CSS class of an API: `msg-vote`, `msg-prevote`, `msg-fetch`, `msg-heartbeat`, …
+pub fn message_class(api: ApiKeys) -> &'static str {
+    match api {
+        ApiKeys::Vote => "msg-vote",
+        ApiKeys::PreVote => "msg-prevote",
+        ApiKeys::BeginQuorumEpoch => "msg-begin",
+        ApiKeys::EndQuorumEpoch => "msg-end",
+        ApiKeys::Fetch => "msg-fetch",
+        ApiKeys::FetchSnapshot => "msg-snapshot",
+        ApiKeys::BrokerHeartbeat => "msg-heartbeat",
+        ApiKeys::AlterPartition => "msg-alter",
+        ApiKeys::ReplicaFetch => "msg-replica",
+        ApiKeys::ControllerRegistration
+        | ApiKeys::BrokerRegistration
+        | ApiKeys::CreateTopics
+        | ApiKeys::DeleteTopics
+        | ApiKeys::IncrementalAlterConfigs => "msg-other",
     }
-    (kind, "")
 }
 
-/// The CSS class of a message kind: `msg-vote`, `msg-prevote`, `msg-fetch`, `msg-heartbeat`, …
-pub fn message_class(kind: &str) -> &'static str {
-    match split_kind(kind).0 {
-        "Vote" => "msg-vote",
-        "PreVote" => "msg-prevote",
-        "BeginQuorumEpoch" => "msg-begin",
-        "EndQuorumEpoch" => "msg-end",
-        "Fetch" => "msg-fetch",
-        "FetchSnapshot" => "msg-snapshot",
-        "BrokerHeartbeat" => "msg-heartbeat",
-        "AlterPartition" => "msg-alter",
-        "ReplicaFetch" => "msg-replica",
-        _ => "msg-other",
+/// The short name of an API on the drawing: its name, `heartbeat` for BrokerHeartbeat.
+pub fn api_label(api: ApiKeys) -> &'static str {
+    match api {
+        ApiKeys::BrokerHeartbeat => "heartbeat",
+        other => other.name(),
     }
 }
 
 /// A short label for a message kind: a request by its API (`PreVote`, `Vote`, `heartbeat`), a
 /// response with `resp` (`Vote resp`), a failed request with ✕ (`Vote ✕`).
-pub fn message_label(kind: &str) -> String {
-    let (base, dir) = split_kind(kind);
-    let base = match base {
-        "BrokerHeartbeat" => "heartbeat",
-        other => other,
-    };
-    match dir {
-        "failed" => format!("{base} ✕"),
-        "resp" => format!("{base} resp"),
-        _ => base.to_string(),
+pub fn message_label(kind: MessageKind) -> String {
+    let base = api_label(kind.api);
+    match kind.direction {
+        Direction::Failed => format!("{base} ✕"),
+        Direction::Response => format!("{base} resp"),
+        Direction::Request => base.to_string(),
     }
 }
 
@@ -62,8 +55,8 @@ pub(super) struct Drawn<'a> {
     pub(super) from: i32,
     /// The node it is drawn towards.
     pub(super) to: i32,
-    /// Its API (`Vote`, `Fetch`, ...).
-    pub(super) base: &'a str,
+    /// Its API.
+    pub(super) base: ApiKeys,
     /// Whether it is a failed request.
     pub(super) failed: bool,
     /// Whether it was delivered (recently: it fades out).
@@ -73,8 +66,8 @@ pub(super) struct Drawn<'a> {
 impl<'a> Drawn<'a> {
     /// `m` as drawn; `delivered` when it already arrived.
     pub(super) fn of(m: &'a MessageView, delivered: bool) -> Drawn<'a> {
-        let (base, dir) = split_kind(m.kind);
-        let failed = dir == "failed";
+        let base = m.kind.api;
+        let failed = m.kind.direction == Direction::Failed;
         let (from, to) = if failed {
             (m.to, m.from)
         } else {
@@ -135,13 +128,13 @@ pub(super) fn draw_message(
     let (px, py) = (sx + (ex - sx) * progress, sy + (ey - sy) * progress);
     let class = classes!(
         "message",
-        message_class(m.kind),
+        message_class(m.kind.api),
         (m.dropped || d.failed).then_some("dropped"),
         d.delivered.then_some("delivered")
     );
     let title = format!(
         "{} {} → {}: {} (sent {} ms, arrives {} ms){}",
-        m.kind,
+        m.kind.name(),
         m.from,
         m.to,
         m.summary,
@@ -157,7 +150,7 @@ pub(super) fn draw_message(
     let label = message_label(m.kind);
     let _ = (ox, oy);
     html! {
-        <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.to_string()}
+        <g class={class} data-message-id={m.id.to_string()} data-kind={m.kind.name()}
            data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={state}
            data-drawn-from={d.from.to_string()} data-drawn-to={d.to.to_string()}
            data-progress={format!("{progress:.3}")} opacity={format!("{opacity:.2}")}>

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use kraft_core::lesson::stage::Highlight;
-use kraft_core::view::{ClusterView, ControllerView};
+use kraft_core::view::{ApiKeys, ClusterView, ControllerView};
 use yew::prelude::*;
 
 use crate::state::Action;
@@ -36,7 +36,7 @@ mod timers;
 mod traffic;
 
 pub use geometry::layout;
-pub use messages::{message_class, message_label, split_kind};
+pub use messages::{api_label, message_class, message_label};
 pub use timers::timer_fraction;
 
 use cuts::{cuts, draw_cut};
@@ -67,7 +67,7 @@ pub struct ClusterDiagramProps {
     /// Message kinds the lesson draws with a label on each message (fetch and heartbeats
     /// become messages then, not links).
     #[prop_or_default]
-    pub labels: Rc<Vec<String>>,
+    pub labels: Rc<Vec<ApiKeys>>,
     /// Changes when a lesson step runs: the node menu closes.
     #[prop_or_default]
     pub step_key: usize,
@@ -133,15 +133,15 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         }
     });
     // Message kinds the legend turned labels on for (besides the lesson's).
-    let legend_labels = use_state(Vec::<String>::new);
+    let legend_labels = use_state(Vec::<ApiKeys>::new);
     let open = menu.and_then(|id| view.nodes.iter().find(|n| n.id == id));
     let active = view.active_controller().map(|(_, c)| c);
     let fenced = fenced_by(active);
-    let labels: Vec<String> = props
+    let labels: Vec<ApiKeys> = props
         .labels
         .iter()
         .chain(legend_labels.iter())
-        .cloned()
+        .copied()
         .collect();
     let traffic = traffic(view, &labels);
     // Where each labelled message's label goes, placed one after the other.

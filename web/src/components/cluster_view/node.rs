@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use kraft_core::lesson::stage::Highlight;
-use kraft_core::view::{NodeView, PartitionView};
+use kraft_core::view::{NodeView, PartitionView, ProcessState, StateKind};
 use yew::prelude::*;
 
 use super::geometry::{
@@ -15,23 +15,24 @@ use super::geometry::{
 use super::labels::label_width;
 use super::partitions::draw_partitions;
 use super::ClusterDiagramProps;
-use crate::components::role_class;
+use crate::components::{role_class, state_name};
 
 /// What a node's label under it says: a broker's BrokerState (FENCED when the active controller
 /// fenced it, also while its process is stopped), a controller's Raft state; KILLED or STOPPED
 /// when the process is not running.
 fn state_text(node: &NodeView, fenced: Option<bool>) -> String {
-    let broker_only = !node.roles.contains("controller");
-    let fenced = broker_only && fenced == Some(true) && node.process != "killed";
-    match (node.process.as_str(), fenced) {
-        ("running", true) => "FENCED".into(),
-        ("running", false) if broker_only => node
+    let broker_only = !node.roles.has_controller();
+    let fenced = broker_only && fenced == Some(true) && node.process != ProcessState::Killed;
+    match (node.process, fenced) {
+        (ProcessState::Running, true) => "FENCED".into(),
+        (ProcessState::Running, false) if broker_only => node
             .broker
             .as_ref()
-            .map_or_else(|| node.raft_state.clone(), |b| b.state.clone()),
-        ("running", false) => node.raft_state.clone(),
-        (process, true) => format!("FENCED · {}", process.to_ascii_uppercase()),
-        (process, false) => process.to_ascii_uppercase(),
+            .map_or_else(|| state_name(node), |b| b.state.name())
+            .to_string(),
+        (ProcessState::Running, false) => state_name(node).to_string(),
+        (process, true) => format!("FENCED · {}", process.name().to_ascii_uppercase()),
+        (process, false) => process.name().to_ascii_uppercase(),
     }
 }
 
@@ -96,7 +97,7 @@ fn draw_node(
     let id = node.id;
     let onclick = on_open.reform(move |_: MouseEvent| id);
     let onkeydown = node_keys(id, on_open, on_close);
-    let broker_only = !node.roles.contains("controller");
+    let broker_only = !node.roles.has_controller();
     let s = look.scale;
     let half_h = s * if broker_only {
         BROKER_HALF_H
@@ -114,8 +115,8 @@ fn draw_node(
     let state = state_text(node, look.fenced);
     html! {
         <g class={node_class(node, &look)} id={format!("node-{id}")} data-node-id={id.to_string()}
-           data-role={node.raft_state.clone()} data-epoch={node.epoch.to_string()}
-           data-process={node.process.clone()} data-leader-id={node.leader_id.map(|l| l.to_string()).unwrap_or_default()}
+           data-role={state_name(node)} data-epoch={node.epoch.to_string()}
+           data-process={node.process.name()} data-leader-id={node.leader_id.map(|l| l.to_string()).unwrap_or_default()}
            data-voted-id={node.voted_id.map(|v| v.to_string()).unwrap_or_default()}
            data-fenced={look.fenced.map(|f| f.to_string()).unwrap_or_default()}
            data-state-text={state.clone()} data-focused={look.focused.then_some("true")}
@@ -130,7 +131,7 @@ fn draw_node(
                 { if s < 0.95 { format!("e{}", node.epoch) } else { format!("epoch {}", node.epoch) } }
             </text>
             { state_caption(node, &state, x, line(0)) }
-            if node.roles.contains("broker") {
+            if node.roles.has_broker() {
                 { draw_partitions(id, x, &|k| line(1 + k), look.partitions, look.highlights) }
             }
         </g>
@@ -153,9 +154,9 @@ fn node_keys(id: i32, on_open: &Callback<i32>, on_close: &Callback<()>) -> Callb
 
 /// A node's CSS classes: its role, broker or combined, and how the stage shows it.
 fn node_class(node: &NodeView, look: &NodeLook) -> Classes {
-    let broker_only = !node.roles.contains("controller");
-    let combined = node.roles.contains("broker") && !broker_only;
-    let fenced = look.fenced == Some(true) && node.process == "running";
+    let broker_only = !node.roles.has_controller();
+    let combined = node.roles.has_broker() && !broker_only;
+    let fenced = look.fenced == Some(true) && node.process == ProcessState::Running;
     classes!(
         "node",
         role_class(node),
@@ -185,7 +186,7 @@ fn node_title(node: &NodeView) -> String {
         .map(|l| format!("leader {l}"))
         .unwrap_or_else(|| "no leader".into());
     format!("node {} ({}), {} in epoch {}, {}, voted {} — click for kill -9, STOP, CONT, restart, isolate",
-            node.id, node.roles, node.raft_state, node.epoch, leader,
+            node.id, node.roles, state_name(node), node.epoch, leader,
             node.voted_id.map(|v| v.to_string()).unwrap_or_else(|| "-".into()))
 }
 
@@ -197,9 +198,11 @@ fn state_caption(node: &NodeView, state: &str, x: f64, state_y: f64) -> Html {
         let half = label_width(&"x".repeat(text_chars)) / 2.0 + 4.0;
         x.clamp(half.min(WIDTH / 2.0), (WIDTH - half).max(WIDTH / 2.0))
     };
-    let voted = node
-        .voted_id
-        .filter(|_| node.is_voter && node.process == "running" && node.raft_state == "Unattached");
+    let voted = node.voted_id.filter(|_| {
+        node.is_voter
+            && node.process == ProcessState::Running
+            && node.raft_state == Some(StateKind::Unattached)
+    });
     let state_chars = state.chars().count() + voted.map_or(0, |v| format!(" · voted {v}").len());
     html! {
         <text class={classes!("node-role", format!("st-{}", state.split(' ').next().unwrap_or_default().to_ascii_lowercase().replace('_', "-")))}

@@ -1,31 +1,33 @@
 //! The drawing's unit tests: message labels and classes, chatter folded into links.
 
-use kraft_core::view::MessageView;
+use kraft_core::view::{ApiKeys, MessageKind, MessageView};
 
 use super::messages::{message_class, message_label};
 use super::traffic::traffic;
 
 #[test]
 fn labels_and_classes() {
-    assert_eq!(message_label("FetchRequest"), "Fetch");
-    assert_eq!(message_label("BeginQuorumEpochRequest"), "BeginQuorumEpoch");
-    assert_eq!(message_label("VoteResponse"), "Vote resp");
-    assert_eq!(message_class("BeginQuorumEpochRequest"), "msg-begin");
-    assert_eq!(message_class("BrokerHeartbeatRequest"), "msg-heartbeat");
-    assert_eq!(message_label("BrokerHeartbeatResponse"), "heartbeat resp");
-    assert_eq!(message_label("PreVoteRequest"), "PreVote");
-    assert_eq!(message_class("PreVoteResponse"), "msg-prevote");
-    assert_eq!(message_label("VoteFailed"), "Vote ✕");
-    assert_eq!(message_class("AlterPartitionRequest"), "msg-alter");
-    assert_eq!(message_class("CreateTopicsRequest"), "msg-other");
+    let label = |k: &str| message_label(MessageKind::from_name(k).unwrap());
+    assert_eq!(label("FetchRequest"), "Fetch");
+    assert_eq!(label("BeginQuorumEpochRequest"), "BeginQuorumEpoch");
+    assert_eq!(label("VoteResponse"), "Vote resp");
+    assert_eq!(message_class(ApiKeys::BeginQuorumEpoch), "msg-begin");
+    assert_eq!(message_class(ApiKeys::BrokerHeartbeat), "msg-heartbeat");
+    assert_eq!(label("BrokerHeartbeatResponse"), "heartbeat resp");
+    assert_eq!(label("PreVoteRequest"), "PreVote");
+    assert_eq!(message_class(ApiKeys::PreVote), "msg-prevote");
+    assert_eq!(label("VoteFailed"), "Vote ✕");
+    assert_eq!(message_class(ApiKeys::AlterPartition), "msg-alter");
+    assert_eq!(message_class(ApiKeys::CreateTopics), "msg-other");
 }
 
-fn message(id: u64, from: i32, to: i32, kind: &'static str, send_ms: u64) -> MessageView {
+fn message(id: u64, from: i32, to: i32, kind: &str, send_ms: u64) -> MessageView {
     MessageView {
         id,
         from,
         to,
-        kind,
+        kind: MessageKind::from_name(kind).unwrap(),
+        fields: Default::default(),
         summary: "".into(),
         send_ms,
         arrive_ms: send_ms + 2,
@@ -67,7 +69,7 @@ fn chatter_becomes_links_and_each_link_has_one_label() {
         "a failed Vote is drawn as the request to the node that did not answer"
     );
     // A lesson that labels Fetch draws fetches as messages.
-    let t = traffic(&view, &["Fetch".to_string()]);
+    let t = traffic(&view, &[ApiKeys::Fetch]);
     assert!(t.links.is_empty());
     assert_eq!(t.messages.len(), 5);
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::f64::consts::PI;
 
 use kraft_core::lesson::stage::Highlight;
-use kraft_core::view::{ClusterView, ControllerView, NodeView, RaftTimerView};
+use kraft_core::view::{ClusterView, ControllerView, NodeView, ProcessState, RaftTimerView};
 use yew::prelude::*;
 
 use super::geometry::{fmt, Geometry, SESSION_RADIUS, TIMER_RADIUS, TIMER_RADIUS_BROKER};
@@ -89,7 +89,7 @@ fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool, s: 
     let Some(t) = node
         .raft_timer
         .as_ref()
-        .filter(|_| node.process == "running")
+        .filter(|_| node.process == ProcessState::Running)
     else {
         return html! {};
     };
@@ -102,11 +102,13 @@ fn draw_timer(node: &NodeView, p: (f64, f64), clock: f64, broker_only: bool, s: 
     let left_ms = (t.deadline_ms as f64 - clock).max(0.0);
     let title = format!(
         "{} timer: {left_ms:.0} ms left of {} ms (fires at {} ms)",
-        t.kind, t.duration_ms, t.deadline_ms
+        t.kind.name(),
+        t.duration_ms,
+        t.deadline_ms
     );
     html! {
-        <g class={classes!("timer", format!("timer-{}", t.kind))} data-timer-node={node.id.to_string()}
-           data-kind={t.kind.clone()} data-remaining-ms={format!("{left_ms:.0}")}
+        <g class={classes!("timer", format!("timer-{}", t.kind.name()))} data-timer-node={node.id.to_string()}
+           data-kind={t.kind.name()} data-remaining-ms={format!("{left_ms:.0}")}
            data-duration-ms={t.duration_ms.to_string()} data-deadline-ms={t.deadline_ms.to_string()}>
             <title>{ title }</title>
             { arc(p, r, frac) }

@@ -4,19 +4,19 @@
 
 use std::collections::BTreeMap;
 
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ApiKeys, ClusterView, Direction, StateKind};
 use yew::prelude::*;
 
 use super::geometry::{fmt, segment, Geometry};
-use super::messages::{split_kind, Drawn};
+use super::messages::Drawn;
 
 /// The link kinds drawn as steady links instead of one dot per message: Raft's Fetch, the
 /// brokers' heartbeats and the data replicas' fetches. Their link class.
-fn chatter(base: &str) -> Option<&'static str> {
-    match base {
-        "Fetch" => Some("link-fetch"),
-        "BrokerHeartbeat" => Some("link-heartbeat"),
-        "ReplicaFetch" => Some("link-replica"),
+fn chatter(api: ApiKeys) -> Option<&'static str> {
+    match api {
+        ApiKeys::Fetch => Some("link-fetch"),
+        ApiKeys::BrokerHeartbeat => Some("link-heartbeat"),
+        ApiKeys::ReplicaFetch => Some("link-replica"),
         _ => None,
     }
 }
@@ -33,20 +33,20 @@ pub(super) struct Traffic<'a> {
 /// Whether `d` is a leader's routine BeginQuorumEpoch (it re-sends one every second) to a node
 /// that already follows it: drawn, but without a label.
 fn routine(view: &ClusterView, d: &Drawn) -> bool {
-    if d.base != "BeginQuorumEpoch" {
+    if d.base != ApiKeys::BeginQuorumEpoch {
         return false;
     }
-    let (leader, other) = match split_kind(d.m.kind).1 {
-        "resp" => (d.m.to, d.m.from),
+    let (leader, other) = match d.m.kind.direction {
+        Direction::Response => (d.m.to, d.m.from),
         _ => (d.m.from, d.m.to),
     };
-    view.nodes
-        .iter()
-        .any(|n| n.id == other && n.raft_state == "Follower" && n.leader_id == Some(leader))
+    view.nodes.iter().any(|n| {
+        n.id == other && n.raft_state == Some(StateKind::Follower) && n.leader_id == Some(leader)
+    })
 }
 
 /// The traffic of `view` as drawn, with the message kinds in `labels` drawn as messages.
-pub(super) fn traffic<'a>(view: &'a ClusterView, labels: &[String]) -> Traffic<'a> {
+pub(super) fn traffic<'a>(view: &'a ClusterView, labels: &[ApiKeys]) -> Traffic<'a> {
     let mut links: BTreeMap<(i32, i32, &'static str), bool> = BTreeMap::new();
     let mut messages: Vec<Drawn> = Vec::new();
     let all = view
@@ -57,11 +57,11 @@ pub(super) fn traffic<'a>(view: &'a ClusterView, labels: &[String]) -> Traffic<'
     // A message a node sends itself (a combined node's broker registering with its own
     // controller) crosses no link: it is not drawn.
     for d in all.filter(|d| d.from != d.to) {
-        let labelled = labels.iter().any(|k| k == d.base);
+        let labelled = labels.contains(&d.base);
         match chatter(d.base).filter(|_| !labelled) {
             Some(class) => {
                 // A link points from the requester to the node it asks.
-                let (from, to) = if split_kind(d.m.kind).1 == "resp" {
+                let (from, to) = if d.m.kind.direction == Direction::Response {
                     (d.to, d.from)
                 } else {
                     (d.from, d.to)

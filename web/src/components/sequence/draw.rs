@@ -85,7 +85,7 @@ fn draw_arrow(a: &Arrow, selected: bool, on_pick: &Callback<Picked>) -> Html {
     );
     html! {
         <g class={classes!("seq-msg", a.class, a.response.then_some("resp"), a.state.name(), selected.then_some("selected"))}
-           data-message-id={id.to_string()} data-kind={m.kind.to_string()} data-api={a.api.clone()}
+           data-message-id={id.to_string()} data-kind={m.kind.name()} data-api={a.api.name()}
            data-from={m.from.to_string()} data-to={m.to.to_string()} data-state={a.state.name()}
            data-send-ms={m.send_ms.to_string()} data-event={m.sent_at_event.to_string()}
            onclick={onclick}>

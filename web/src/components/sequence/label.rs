@@ -1,5 +1,7 @@
 //! What a message's arrow says: its API, the epoch of a request, whether a vote was granted,
-//! read from the message's summary (`epoch=2 candidate=102 ...`, `granted=true epoch=2 ...`).
+//! read from the message's typed fields ([`MessageFields`]).
+
+use kraft_core::view::{ApiKeys, Direction, MessageFields};
 
 /// How a message's trip ended, as drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,80 +36,112 @@ impl State {
     }
 }
 
-/// The value of `key=` in a summary.
-pub fn field<'a>(summary: &'a str, key: &str) -> Option<&'a str> {
-    summary
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
-}
-
 /// The arrow's label: a request by its API and epoch (`PreVote e1`); a response (a dashed
 /// arrow of its request's colour) as `✓` (a vote granted, no error) or `✗` (refused, or its
 /// error: `✗ NOT_LEADER_OR_FOLLOWER`); a failed request by its API.
-pub fn arrow_label(api: &str, dir: &str, summary: &str) -> String {
-    match dir {
-        "req" => match field(summary, "epoch") {
-            Some(e) => format!("{api} e{e}"),
-            None => api.to_string(),
+pub fn arrow_label(api: ApiKeys, direction: Direction, f: &MessageFields) -> String {
+    match direction {
+        Direction::Request => match f.epoch {
+            Some(e) => format!("{} e{e}", api.name()),
+            None => api.name().to_string(),
         },
-        "resp" => match (field(summary, "granted"), field(summary, "error")) {
-            (Some("false"), _) => "✗".to_string(),
+        Direction::Response => match (f.vote_granted, f.error) {
+            (Some(false), _) => "✗".to_string(),
             (_, None | Some("NONE")) => "✓".to_string(),
             (_, Some(e)) => format!("✗ {e}"),
         },
-        _ => api.to_string(),
+        Direction::Failed => api.name().to_string(),
     }
 }
 
 /// The label in Mermaid: `PreVote (epoch 1)`, `Vote response (granted)`,
 /// `BeginQuorumEpoch response`, `Vote (no answer)`.
-pub fn mermaid_label(api: &str, dir: &str, summary: &str) -> String {
-    match dir {
-        "req" => match field(summary, "epoch") {
+pub fn mermaid_label(api: ApiKeys, direction: Direction, f: &MessageFields) -> String {
+    let api = api.name();
+    match direction {
+        Direction::Request => match f.epoch {
             Some(e) => format!("{api} (epoch {e})"),
             None => api.to_string(),
         },
-        "resp" => match field(summary, "granted") {
-            Some("true") => format!("{api} response (granted)"),
-            Some(_) => format!("{api} response (refused)"),
+        Direction::Response => match f.vote_granted {
+            Some(true) => format!("{api} response (granted)"),
+            Some(false) => format!("{api} response (refused)"),
             None => format!("{api} response"),
         },
-        "failed" => format!("{api} (no answer)"),
-        _ => api.to_string(),
+        Direction::Failed => format!("{api} (no answer)"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kraft_core::view::MessageKind;
+
+    /// The fields of a message the engine really sends (the test breaks when a field the
+    /// labels read is renamed or no longer filled in).
+    fn fields_of(kind: &str, summary_fields: MessageFields) -> (MessageKind, MessageFields) {
+        (MessageKind::from_name(kind).unwrap(), summary_fields)
+    }
 
     #[test]
     fn labels_say_the_api_the_epoch_and_the_vote() {
-        let req = "epoch=2 candidate=102 lastEpoch=1 lastOffset=31";
-        assert_eq!(arrow_label("Vote", "req", req), "Vote e2");
-        assert_eq!(mermaid_label("Vote", "req", req), "Vote (epoch 2)");
-        let resp = "granted=false epoch=1 error=NONE";
-        assert_eq!(arrow_label("PreVote", "resp", resp), "✗");
+        let (k, req) = fields_of(
+            "VoteRequest",
+            MessageFields {
+                epoch: Some(2),
+                replica_id: Some(102),
+                ..Default::default()
+            },
+        );
+        assert_eq!(arrow_label(k.api, k.direction, &req), "Vote e2");
+        assert_eq!(mermaid_label(k.api, k.direction, &req), "Vote (epoch 2)");
+        let resp = MessageFields {
+            vote_granted: Some(false),
+            epoch: Some(1),
+            error: Some("NONE"),
+            ..Default::default()
+        };
         assert_eq!(
-            arrow_label("Vote", "resp", "granted=true epoch=2 error=NONE"),
+            arrow_label(ApiKeys::PreVote, Direction::Response, &resp),
+            "✗"
+        );
+        let granted = MessageFields {
+            vote_granted: Some(true),
+            error: Some("NONE"),
+            ..Default::default()
+        };
+        assert_eq!(
+            arrow_label(ApiKeys::Vote, Direction::Response, &granted),
             "✓"
         );
+        let not_leader = MessageFields {
+            error: Some("NOT_LEADER_OR_FOLLOWER"),
+            ..Default::default()
+        };
         assert_eq!(
-            arrow_label("Fetch", "resp", "error=NOT_LEADER_OR_FOLLOWER"),
+            arrow_label(ApiKeys::Fetch, Direction::Response, &not_leader),
             "✗ NOT_LEADER_OR_FOLLOWER"
         );
         assert_eq!(
-            mermaid_label("PreVote", "resp", resp),
+            mermaid_label(ApiKeys::PreVote, Direction::Response, &resp),
             "PreVote response (refused)"
         );
+        let begin = MessageFields {
+            epoch: Some(2),
+            error: Some("NONE"),
+            ..Default::default()
+        };
         assert_eq!(
-            arrow_label("BeginQuorumEpoch", "resp", "epoch=2 error=NONE"),
+            arrow_label(ApiKeys::BeginQuorumEpoch, Direction::Response, &begin),
             "✓"
         );
+        let failed = MessageFields {
+            error: Some("BROKER_NOT_AVAILABLE"),
+            ..Default::default()
+        };
         assert_eq!(
-            mermaid_label("Vote", "failed", "BROKER_NOT_AVAILABLE"),
+            mermaid_label(ApiKeys::Vote, Direction::Failed, &failed),
             "Vote (no answer)"
         );
-        assert_eq!(field("lastEpoch=1 epoch=3", "epoch"), Some("3"));
     }
 }

@@ -13,12 +13,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kraft_core::view::sequence::{Fate, ProcessEvent, SentMessage, SequenceView};
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ApiKeys, ClusterView, Direction, StateKind};
 
 use super::label::{arrow_label, State};
 use super::place::{chip_width, place_labels, DEFAULT_WIDTH_EM};
 pub use super::shapes::{Arrow, Chip, CHIP_H};
-use crate::components::cluster_view::{message_class, split_kind};
+use crate::components::cluster_view::message_class;
 
 /// Space above the first row (em).
 const TOP: f64 = 0.6;
@@ -84,18 +84,13 @@ pub struct Diagram {
     pub fit: Fit,
 }
 
-/// A message kind's API (`PreVoteRequest` → `PreVote`, `VoteFailed` → `Vote`).
-pub fn api_of(kind: &str) -> &str {
-    split_kind(kind).0
-}
-
 /// The lanes' nodes: the controllers (and combined nodes), then the brokers, by id.
 fn lane_nodes(view: &ClusterView) -> Vec<(i32, &'static str)> {
     let mut out: Vec<(i32, &'static str)> = view
         .nodes
         .iter()
         .map(|n| {
-            let role = match (n.roles.contains("controller"), n.roles.contains("broker")) {
+            let role = match (n.roles.has_controller(), n.roles.has_broker()) {
                 (true, true) => "combined",
                 (true, false) => "controller",
                 _ => "broker",
@@ -180,15 +175,12 @@ impl TimeAxis {
 /// The messages of the window that are shown: not hidden, sent inside it.
 fn shown<'a>(
     seq: &'a SequenceView,
-    hidden: &'a BTreeSet<String>,
+    hidden: &'a BTreeSet<ApiKeys>,
     (start, end): (u64, u64),
 ) -> impl Iterator<Item = &'a SentMessage> + 'a {
-    seq.messages.iter().filter(move |m| {
-        !m.kind.is_empty()
-            && m.send_ms >= start
-            && m.send_ms <= end
-            && !hidden.contains(api_of(m.kind))
-    })
+    seq.messages
+        .iter()
+        .filter(move |m| m.send_ms >= start && m.send_ms <= end && !hidden.contains(&m.kind.api))
 }
 
 /// The event count of the state at virtual time `t`: that of the last message sent by then.
@@ -199,12 +191,12 @@ pub fn event_at(seq: &SequenceView, t: u64) -> u64 {
 }
 
 /// The Raft state node `id` was in at `t` (its newest transition by then), if known.
-fn state_at(seq: &SequenceView, id: i32, t: u64) -> Option<&str> {
+fn state_at(seq: &SequenceView, id: i32, t: u64) -> Option<StateKind> {
     seq.transitions
         .iter()
         .rev()
         .find(|x| x.node == id && x.transition.time_ms <= t)
-        .map(|x| x.transition.to.as_str())
+        .map(|x| x.transition.to)
 }
 
 /// The chips of the window: process events, then transitions, by time.
@@ -253,7 +245,7 @@ fn chips_of(
             node: x.node,
             y: 0.0,
             text: if before == Some(t.epoch) {
-                t.to.clone()
+                t.to.name().to_string()
             } else {
                 format!("{} e{}", t.to, t.epoch)
             },
@@ -261,9 +253,13 @@ fn chips_of(
             note: format!("{} (epoch {})", t.to, t.epoch),
             title: format!(
                 "{}: {} → {} (epoch {}) at {} ms",
-                x.node, t.from, t.to, t.epoch, t.time_ms
+                x.node,
+                t.from.map_or("null", StateKind::name),
+                t.to,
+                t.epoch,
+                t.time_ms
             ),
-            class: format!("role-{}", t.to.to_ascii_lowercase()),
+            class: format!("role-{}", t.to.name().to_ascii_lowercase()),
             time_ms: t.time_ms,
             event: event_at(seq, t.time_ms),
         });
@@ -275,7 +271,7 @@ fn chips_of(
 /// The sequence diagram of `view` over `range`, `hidden` APIs left out, fitted to `fit`.
 pub fn diagram(
     view: &ClusterView,
-    hidden: &BTreeSet<String>,
+    hidden: &BTreeSet<ApiKeys>,
     range: (u64, u64),
     fit: Fit,
 ) -> Diagram {
@@ -382,11 +378,13 @@ fn arrow(
     };
     let a = nodes.iter().position(|&(id, _)| id == from)?;
     let b = nodes.iter().position(|&(id, _)| id == to)?;
-    let (base, dir) = split_kind(m.kind);
+    let dir = m.kind.direction;
     // A failed Vote of a Prospective node was a PreVote (the failure only names the API).
-    let api = match (m.failed, base) {
-        (true, "Vote") if state_at(seq, from, m.send_ms) == Some("Prospective") => "PreVote",
-        _ => base,
+    let api = match (m.failed, m.kind.api) {
+        (true, ApiKeys::Vote) if state_at(seq, from, m.send_ms) == Some(StateKind::Prospective) => {
+            ApiKeys::PreVote
+        }
+        (_, api) => api,
     };
     let state = match (m.failed, m.fate) {
         (true, _) => State::Failed,
@@ -413,10 +411,10 @@ fn arrow(
         }
     };
     Some(Arrow {
-        api: api.to_string(),
-        label: arrow_label(api, dir, &m.summary),
-        class: message_class(&format!("{api}Request")),
-        response: dir == "resp",
+        api,
+        label: arrow_label(api, dir, &m.fields),
+        class: message_class(api),
+        response: dir == Direction::Response,
         state,
         lanes: (a, b),
         start: (xa, y0),

@@ -5,7 +5,6 @@
 
 use super::label::{mermaid_label, State};
 use super::layout::{Diagram, Lane};
-use crate::components::cluster_view::split_kind;
 
 /// The Mermaid id of a lane: `C101`, `B1`, `N5`, `Admin`.
 pub fn participant(lane: &Lane) -> String {
@@ -37,14 +36,13 @@ pub fn mermaid(d: &Diagram) -> String {
         ));
     }
     for a in &d.arrows {
-        let (_, dir) = split_kind(a.m.kind);
         let op = match (a.state.crossed(), a.response) {
             (false, false) => "->>",
             (false, true) => "-->>",
             (true, false) => "-x",
             (true, true) => "--x",
         };
-        let mut label = mermaid_label(&a.api, dir, &a.m.summary);
+        let mut label = mermaid_label(a.api, a.m.kind.direction, &a.m.fields);
         if matches!(a.state, State::Dropped | State::Lost) {
             label.push_str(&format!(" ({})", a.state.name()));
         }

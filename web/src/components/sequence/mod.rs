@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use kraft_core::sim::network::MESSAGE_APIS;
+use kraft_core::view::ApiKeys;
 use kraft_core::view::ClusterView;
 use yew::prelude::*;
 
@@ -41,14 +41,14 @@ use text::Text;
 
 thread_local! {
     /// The lecturer's span and filter, kept while the panel is hidden (a stage tab away).
-    static PREFS: RefCell<Option<(Window, BTreeSet<String>)>> = const { RefCell::new(None) };
+    static PREFS: RefCell<Option<(Window, BTreeSet<ApiKeys>)>> = const { RefCell::new(None) };
 }
 
 /// The span and filter kept (the window back at the newest change), or the first ones.
-fn prefs() -> (Window, BTreeSet<String>) {
+fn prefs() -> (Window, BTreeSet<ApiKeys>) {
     PREFS.with(|p| {
         let (w, hidden) = p.borrow().clone().unwrap_or_else(|| {
-            let hidden = HIDDEN_AT_FIRST.iter().map(|s| s.to_string()).collect();
+            let hidden = HIDDEN_AT_FIRST.iter().copied().collect();
             (Window::default(), hidden)
         });
         let w = Window {
@@ -60,7 +60,7 @@ fn prefs() -> (Window, BTreeSet<String>) {
 }
 
 /// Keeps the window and filter.
-fn keep(window: Window, hidden: &BTreeSet<String>) {
+fn keep(window: Window, hidden: &BTreeSet<ApiKeys>) {
     PREFS.with(|p| *p.borrow_mut() = Some((window, hidden.clone())));
 }
 
@@ -182,7 +182,7 @@ fn toolbar(
     t: &Text,
     latest: Latest,
     set: &UseStateSetter<Window>,
-    hidden: &UseStateHandle<BTreeSet<String>>,
+    hidden: &UseStateHandle<BTreeSet<ApiKeys>>,
     on_svg: Callback<MouseEvent>,
     on_mermaid: Callback<MouseEvent>,
 ) -> Html {
@@ -195,18 +195,18 @@ fn toolbar(
         });
         html! { <button id={id.to_string()} class="seq-btn" title={title.to_string()} onclick={onclick}>{ label.to_string() }</button> }
     };
-    let kind = |api: &'static str| {
+    let kind = |api: ApiKeys| {
         let hidden = hidden.clone();
-        let shown = !hidden.contains(api);
+        let shown = !hidden.contains(&api);
         let onchange = Callback::from(move |_: Event| {
             let mut h = (*hidden).clone();
-            if !h.remove(api) {
-                h.insert(api.to_string());
+            if !h.remove(&api) {
+                h.insert(api);
             }
             hidden.set(h);
         });
         html! {
-            <label class="seq-kind"><input type="checkbox" data-api={api} checked={shown} onchange={onchange} />{ api }</label>
+            <label class="seq-kind"><input type="checkbox" data-api={api.name()} checked={shown} onchange={onchange} />{ api.name() }</label>
         }
     };
     html! {
@@ -218,7 +218,7 @@ fn toolbar(
             { button("seq-latest", t.latest, t.latest_title, "End") }
             <details class="seq-kinds" id="sequence-kinds">
                 <summary>{ t.kinds }</summary>
-                <div class="seq-kinds-list">{ for MESSAGE_APIS.iter().map(|a| kind(a)) }</div>
+                <div class="seq-kinds-list">{ for ApiKeys::ALL.iter().map(|a| kind(*a)) }</div>
             </details>
             <button id="sequence-svg" class="seq-btn" title={t.svg_title} onclick={on_svg}>{"SVG"}</button>
             <button id="sequence-mermaid-btn" class="seq-btn" title={t.mermaid_title} onclick={on_mermaid}>{"Mermaid"}</button>
@@ -237,7 +237,13 @@ fn details(view: &ClusterView, d: &Diagram, picked: Picked) -> String {
             .map(|m| {
                 format!(
                     "{} {} → {} · {} ms → {} ms · {} · event {}",
-                    m.kind, m.from, m.to, m.send_ms, m.arrive_ms, m.summary, m.sent_at_event
+                    m.kind.name(),
+                    m.from,
+                    m.to,
+                    m.send_ms,
+                    m.arrive_ms,
+                    m.summary,
+                    m.sent_at_event
                 )
             })
             .unwrap_or_default(),
@@ -336,7 +342,7 @@ fn lane_class(view: &ClusterView, id: i32) -> String {
     view.nodes
         .iter()
         .find(|n| n.id == id)
-        .map(crate::components::role_class)
+        .map(|n| crate::components::role_class(n).to_string())
         .unwrap_or_default()
 }
 

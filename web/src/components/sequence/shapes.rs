@@ -2,6 +2,7 @@
 //! process events), shared by the layout (`layout.rs`) and the label placement (`place.rs`).
 
 use kraft_core::view::sequence::SentMessage;
+use kraft_core::view::ApiKeys;
 
 use super::label::State;
 
@@ -14,7 +15,7 @@ pub struct Arrow {
     /// The message.
     pub m: SentMessage,
     /// Its API as labelled (a failed Vote of a Prospective node is a PreVote).
-    pub api: String,
+    pub api: ApiKeys,
     /// Its label.
     pub label: String,
     /// Its CSS class (`msg-vote`, ...).

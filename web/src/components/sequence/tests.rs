@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use kraft_core::lesson::Console;
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ApiKeys, ClusterView};
 
 use super::label::State;
 use super::window::{Anchor, Window, HIDDEN_AT_FIRST};
@@ -26,8 +26,8 @@ fn after_the_kill() -> ClusterView {
     c.world.as_ref().expect("a world").view()
 }
 
-fn hidden() -> BTreeSet<String> {
-    HIDDEN_AT_FIRST.iter().map(|s| s.to_string()).collect()
+fn hidden() -> BTreeSet<ApiKeys> {
+    HIDDEN_AT_FIRST.iter().copied().collect()
 }
 
 #[test]
@@ -42,14 +42,14 @@ fn the_default_window_after_the_kill_reads_like_the_articles_election() {
     let d = diagram(&view, &hidden, range, Fit::default());
     let ids: Vec<i32> = d.lanes.iter().map(|l| l.id).collect();
     assert_eq!(ids, [101, 102, 103, 1], "controllers, then brokers");
-    let between = |api: &str| {
+    let between = |api: ApiKeys| {
         d.arrows.iter().any(|a| {
             let pair = [a.m.from.min(a.m.to), a.m.from.max(a.m.to)];
             a.api == api && a.state == State::Delivered && pair == [102, 103]
         })
     };
-    for api in ["PreVote", "Vote", "BeginQuorumEpoch"] {
-        assert!(between(api), "{api} between 102 and 103");
+    for api in [ApiKeys::PreVote, ApiKeys::Vote, ApiKeys::BeginQuorumEpoch] {
+        assert!(between(api), "{api:?} between 102 and 103");
     }
     assert!(
         d.chips.iter().any(|c| c.node == 101 && c.text == "kill -9"),
@@ -65,13 +65,10 @@ fn the_default_window_after_the_kill_reads_like_the_articles_election() {
     assert!(
         d.arrows
             .iter()
-            .any(|a| a.state == State::Failed && a.api == "PreVote"),
+            .any(|a| a.state == State::Failed && a.api == ApiKeys::PreVote),
         "a PreVote to the dead 101 failed"
     );
-    assert!(d
-        .arrows
-        .iter()
-        .all(|a| !HIDDEN_AT_FIRST.contains(&a.api.as_str())));
+    assert!(d.arrows.iter().all(|a| !HIDDEN_AT_FIRST.contains(&a.api)));
     // Time flows down: every arrow ends at or below its start, chips sit on their rows.
     assert!(d.arrows.iter().all(|a| a.end.1 >= a.start.1));
     assert!(
@@ -84,7 +81,7 @@ fn the_default_window_after_the_kill_reads_like_the_articles_election() {
     );
     // Shown again, the fetches are there too.
     let all = diagram(&view, &BTreeSet::new(), range, Fit::default());
-    assert!(all.arrows.iter().any(|a| a.api == "Fetch"));
+    assert!(all.arrows.iter().any(|a| a.api == ApiKeys::Fetch));
 }
 
 #[test]

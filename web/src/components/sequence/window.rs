@@ -6,8 +6,7 @@
 use std::collections::BTreeSet;
 
 use kraft_core::view::sequence::{Fate, SequenceView};
-
-use super::layout::api_of;
+use kraft_core::view::ApiKeys;
 
 /// The time the window spans at first (virtual ms): lesson 02's kill and the election that
 /// follows it (the 2 s fetch timeout, then PreVote, Vote and BeginQuorumEpoch) fit in it.
@@ -18,8 +17,12 @@ pub const MIN_SPAN_MS: u64 = 100;
 pub const MAX_SPAN_MS: u64 = 64_000;
 
 /// The message APIs hidden at first: the steady chatter.
-pub const HIDDEN_AT_FIRST: [&str; 4] =
-    ["Fetch", "FetchSnapshot", "BrokerHeartbeat", "ReplicaFetch"];
+pub const HIDDEN_AT_FIRST: [ApiKeys; 4] = [
+    ApiKeys::Fetch,
+    ApiKeys::FetchSnapshot,
+    ApiKeys::BrokerHeartbeat,
+    ApiKeys::ReplicaFetch,
+];
 
 /// Where the window's end is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +55,7 @@ impl Default for Window {
 
 impl Window {
     /// The window's (start, end) in virtual ms, `now_ms` being the present.
-    pub fn range(&self, seq: &SequenceView, hidden: &BTreeSet<String>, now_ms: u64) -> (u64, u64) {
+    pub fn range(&self, seq: &SequenceView, hidden: &BTreeSet<ApiKeys>, now_ms: u64) -> (u64, u64) {
         let end = match self.anchor {
             Anchor::Now => now_ms,
             Anchor::At(t) => t.min(now_ms),
@@ -105,7 +108,7 @@ impl Window {
 
 /// The newest change worth a window: a Raft transition, a process event, or a message shown
 /// (its API not hidden) that is neither a failure nor lost.
-pub fn newest_change(seq: &SequenceView, hidden: &BTreeSet<String>) -> Option<u64> {
+pub fn newest_change(seq: &SequenceView, hidden: &BTreeSet<ApiKeys>) -> Option<u64> {
     let transition = seq.transitions.last().map(|t| t.transition.time_ms);
     let mark = seq.marks.last().map(|m| m.time_ms);
     let message = seq
@@ -115,7 +118,7 @@ pub fn newest_change(seq: &SequenceView, hidden: &BTreeSet<String>) -> Option<u6
         .find(|m| {
             !m.failed
                 && matches!(m.fate, Fate::Delivered | Fate::InFlight)
-                && !hidden.contains(api_of(m.kind))
+                && !hidden.contains(&m.kind.api)
         })
         .map(|m| m.send_ms);
     transition.max(mark).max(message)
