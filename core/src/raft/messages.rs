@@ -380,3 +380,79 @@ impl RaftMessage {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's labels read these fields: a field renamed or no longer filled in breaks this
+    /// test, not the page in silence.
+    #[test]
+    fn views_read_each_message_by_its_schema_fields() {
+        let vote = RaftMessage::Request {
+            correlation_id: 1,
+            body: RaftRequest::Vote(VoteRequest {
+                replica_epoch: 2,
+                replica_id: 102,
+                voter_id: 103,
+                last_offset: OffsetAndEpoch {
+                    offset: 31,
+                    epoch: 1,
+                },
+                pre_vote: true,
+            }),
+        };
+        assert_eq!(vote.kind(), MessageKind::request(ApiKeys::PreVote));
+        let f = vote.fields();
+        assert_eq!(
+            (f.epoch, f.replica_id, f.offset, f.offset_epoch),
+            (Some(2), Some(102), Some(31), Some(1))
+        );
+        assert_eq!(
+            vote.summary(),
+            "epoch=2 candidate=102 lastEpoch=1 lastOffset=31"
+        );
+        let answer = RaftMessage::Response {
+            correlation_id: 1,
+            body: RaftResponse::Vote(VoteResponse {
+                error: Errors::None,
+                leader_epoch: 2,
+                leader_id: -1,
+                vote_granted: false,
+                pre_vote: true,
+            }),
+        };
+        let f = answer.fields();
+        assert_eq!(
+            (f.vote_granted, f.error, f.epoch),
+            (Some(false), Some("NONE"), Some(2))
+        );
+        let fetch = RaftMessage::Response {
+            correlation_id: 2,
+            body: RaftResponse::Fetch(FetchResponse {
+                error: Errors::NotLeaderOrFollower,
+                leader_epoch: 3,
+                leader_id: 101,
+                high_watermark: 40,
+                log_start_offset: 0,
+                diverging_epoch: None,
+                snapshot_id: None,
+                records: Vec::new(),
+            }),
+        };
+        let f = fetch.fields();
+        assert_eq!(
+            (f.error, f.high_watermark, f.leader_id, f.records),
+            (Some("NOT_LEADER_OR_FOLLOWER"), Some(40), Some(101), Some(0))
+        );
+        let failed = RaftMessage::Response {
+            correlation_id: 3,
+            body: RaftResponse::Failed {
+                api: ApiKeys::BeginQuorumEpoch,
+                error: Errors::BrokerNotAvailable,
+            },
+        };
+        assert_eq!(failed.kind().name(), "BeginQuorumEpochFailed");
+        assert_eq!(failed.fields().error, Some("BROKER_NOT_AVAILABLE"));
+    }
+}

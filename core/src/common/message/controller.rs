@@ -662,3 +662,43 @@ impl ControllerResponse {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_read_a_heartbeat_by_its_schema_fields() {
+        let hb = ControllerMessage::Request {
+            correlation_id: 1,
+            body: ControllerRequest::BrokerHeartbeat {
+                broker_id: 2,
+                broker_epoch: 9,
+                current_metadata_offset: 40,
+                want_fence: false,
+                want_shut_down: false,
+                cordoned_log_dirs: None,
+            },
+        };
+        assert_eq!(hb.kind().name(), "BrokerHeartbeatRequest");
+        let f = hb.fields();
+        assert_eq!(
+            (f.replica_id, f.broker_epoch, f.offset, f.fenced),
+            (Some(2), Some(9), Some(40), Some(false))
+        );
+        let answer = ControllerMessage::Response {
+            correlation_id: 1,
+            body: ControllerResponse::BrokerHeartbeat {
+                error: Some(ApiError::StaleBrokerEpoch),
+                is_caught_up: true,
+                is_fenced: true,
+                should_shut_down: false,
+            },
+        };
+        let f = answer.fields();
+        assert_eq!(
+            (f.error, f.fenced),
+            (Some("STALE_BROKER_EPOCH"), Some(true))
+        );
+    }
+}
