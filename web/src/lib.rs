@@ -6,6 +6,7 @@
 //! The page only reads views and sends actions; it never reaches into engine internals.
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod app;
 pub mod bench;
 pub mod chrome;
@@ -29,6 +30,7 @@ pub fn start() {
         console_error_panic_hook::hook(info);
         show_panic(&info.to_string());
     }));
+    api::install();
     let document = gloo_document();
     if let Some(seconds) = bench_seconds() {
         let out = bench::run(seconds);

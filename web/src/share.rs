@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 
 use gloo_timers::callback::Timeout;
+use serde::{Deserialize, Serialize};
 
 /// The `localStorage` key that keeps the last session's query string.
 pub const SESSION_KEY: &str = "kraft-session";
@@ -103,17 +104,77 @@ pub fn with_params(query: &str, changes: &[(&str, Option<String>)]) -> String {
     }
 }
 
+/// Free play without a seed: `query` with `seed=` from `fresh` added, so that the run stays
+/// reproducible from its address; `None` when the address names a seed or a lesson (a lesson
+/// brings its own `cluster ... seed=`) or runs the benchmark.
+pub fn with_fresh_seed(query: &str, fresh: impl FnOnce() -> u64) -> Option<String> {
+    let has = |key: &str| {
+        query
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| p.split('=').next() == Some(key))
+    };
+    if has("seed") || has("lesson") || has("bench") {
+        return None;
+    }
+    Some(with_params(query, &[("seed", Some(fresh().to_string()))]))
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// The session kept in `localStorage`: a JSON object written and read with serde-wasm-bindgen
+/// (`{"version": 1, "query": "?seed=7&cmds=..."}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptSession {
+    /// [`KeptSession::VERSION`]: a session of another version is not restored.
+    pub version: u32,
+    /// The address's query that rebuilds the session.
+    pub query: String,
+}
+
+impl KeptSession {
+    /// The version this page writes.
+    pub const VERSION: u32 = 1;
+
+    /// The query to restore from what was kept: a session of this version; an older page's
+    /// plain query text (`?seed=7&...`) is read too.
+    pub fn restore(stored: &str, parsed: Option<KeptSession>) -> Option<String> {
+        let query = match parsed {
+            Some(k) if k.version == KeptSession::VERSION => k.query,
+            Some(_) => return None,
+            None if stored.starts_with('?') => stored.to_string(),
+            None => return None,
+        };
+        (!query.trim_start_matches('?').is_empty()).then_some(query)
+    }
+}
+
 /// The query string kept by the last session, if any.
 pub fn stored_session() -> Option<String> {
-    storage()?
-        .get_item(SESSION_KEY)
+    let stored = storage()?.get_item(SESSION_KEY).ok().flatten()?;
+    let parsed = js_sys::JSON::parse(&stored)
         .ok()
-        .flatten()
-        .filter(|q| !q.is_empty())
+        .and_then(|v| serde_wasm_bindgen::from_value::<KeptSession>(v).ok());
+    KeptSession::restore(&stored, parsed)
+}
+
+/// Keeps `query` as the session in `localStorage`.
+fn keep_session(storage: &web_sys::Storage, query: String) {
+    let kept = KeptSession {
+        version: KeptSession::VERSION,
+        query,
+    };
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    let text = kept
+        .serialize(&ser)
+        .ok()
+        .and_then(|v| js_sys::JSON::stringify(&v).ok())
+        .and_then(|t| t.as_string());
+    if let Some(text) = text {
+        let _ = storage.set_item(SESSION_KEY, &text);
+    }
 }
 
 /// Forgets the kept session (and a save that has not been written yet).
@@ -175,7 +236,7 @@ pub fn save_query(query: &str) {
         }
     }
     if let (Some(s), Some(kept)) = (storage(), kept_session(query)) {
-        let _ = s.set_item(SESSION_KEY, &kept);
+        keep_session(&s, kept);
     }
 }
 
@@ -234,6 +295,44 @@ mod tests {
         assert!(decode_cmds("%ZZ").is_err());
         assert!(decode_cmds("%4").is_err());
         assert!(decode_cmds("%FF").is_err());
+    }
+
+    #[test]
+    fn the_kept_session_is_versioned_json_and_an_older_plain_query_still_restores() {
+        let kept = KeptSession {
+            version: KeptSession::VERSION,
+            query: "?seed=7&cmds=sleep%201s".into(),
+        };
+        let text = serde_json::to_string(&kept).unwrap();
+        assert_eq!(text, r#"{"version":1,"query":"?seed=7&cmds=sleep%201s"}"#);
+        let parsed = serde_json::from_str::<KeptSession>(&text).ok();
+        assert_eq!(
+            KeptSession::restore(&text, parsed).as_deref(),
+            Some("?seed=7&cmds=sleep%201s")
+        );
+        assert_eq!(
+            KeptSession::restore("?seed=3", None).as_deref(),
+            Some("?seed=3")
+        );
+        let future = KeptSession {
+            version: 9,
+            query: "?seed=1".into(),
+        };
+        assert_eq!(KeptSession::restore("", Some(future)), None);
+        assert_eq!(KeptSession::restore("garbage", None), None);
+        assert_eq!(KeptSession::restore("?", None), None);
+    }
+
+    #[test]
+    fn free_play_without_a_seed_gets_a_fresh_one_in_its_address() {
+        assert_eq!(with_fresh_seed("", || 7).as_deref(), Some("?seed=7"));
+        assert_eq!(
+            with_fresh_seed("?controllers=1&lang=en", || 9).as_deref(),
+            Some("?controllers=1&lang=en&seed=9")
+        );
+        assert_eq!(with_fresh_seed("?seed=3", || 9), None);
+        assert_eq!(with_fresh_seed("?lesson=02-election", || 9), None);
+        assert_eq!(with_fresh_seed("?bench=5", || 9), None);
     }
 
     #[test]

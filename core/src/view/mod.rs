@@ -30,7 +30,9 @@ pub use transitions::{LoggedTransition, TransitionCause};
 pub struct ClusterView {
     /// Virtual time in ms since the world started.
     pub now_ms: u64,
-    /// The seed the world was built from.
+    /// The seed the world was built from (serialised as text: a seed may exceed the integers
+    /// JavaScript holds exactly).
+    #[serde(serialize_with = "as_text")]
     pub seed: u64,
     /// How many events have run so far.
     pub events_run: u64,
@@ -51,6 +53,11 @@ pub struct ClusterView {
     pub rules: Vec<rules::RuleView>,
     /// Each invariant's status, as the monitor saw it after every event (empty without one).
     pub invariants: Vec<rules::InvariantView>,
+}
+
+/// Serialises `v` as its decimal text.
+fn as_text<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
 impl ClusterView {

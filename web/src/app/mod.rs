@@ -24,6 +24,7 @@ mod frames;
 mod header;
 mod keys;
 mod lecture;
+mod publish;
 mod session;
 
 use body::{scroll_focused_into_view, Body};
@@ -31,6 +32,7 @@ use frames::use_frames;
 use header::header;
 use keys::{use_help_keys, use_page_keys};
 use lecture::use_lecture;
+use publish::use_publish;
 use session::{
     bare_address, first_visit, mark_visited, page_query, restored_banner, use_saved_address,
 };
@@ -182,6 +184,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     let present = use_state(|| props.initial.config.present);
     use_frames(&state);
     use_saved_address(&state);
+    use_publish(&state);
     let restored = use_state(|| props.restored);
     let lecture = use_lecture(&props.initial, &state);
     // The keyboard help overlay and its keys (`?`, Escape), on every page.

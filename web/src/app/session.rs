@@ -9,34 +9,54 @@ use crate::chrome::Chrome;
 use crate::share;
 use crate::state::Playground;
 
+thread_local! {
+    /// Whether the address had no query when the page opened (before a kept session or a
+    /// fresh seed was written into it).
+    static BARE_AT_START: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// The address's query; a bare address takes the session kept in `localStorage` (and shows it
-/// in the address bar). The flag says whether the session was restored that way.
+/// in the address bar), and free play without a seed gets a fresh one written into the
+/// address (see [`share::with_fresh_seed`]). The flag says whether the session was restored.
 pub(super) fn page_query() -> (String, bool) {
     let query = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
-    if !query.is_empty() {
-        return (query, false);
-    }
-    match share::stored_session() {
-        Some(kept) => {
-            let kept = if kept.starts_with('?') {
-                kept
-            } else {
-                format!("?{kept}")
-            };
-            share::save_query(&kept);
-            (kept, true)
+    BARE_AT_START.with(|b| b.set(query.trim_start_matches('?').is_empty()));
+    let (query, restored) = if !query.is_empty() {
+        (query, false)
+    } else {
+        match share::stored_session() {
+            Some(kept) => {
+                let kept = if kept.starts_with('?') {
+                    kept
+                } else {
+                    format!("?{kept}")
+                };
+                share::save_query(&kept);
+                (kept, true)
+            }
+            None => (query, false),
         }
-        None => (query, false),
+    };
+    match share::with_fresh_seed(&query, fresh_seed) {
+        Some(seeded) => {
+            share::save_query(&seeded);
+            (seeded, restored)
+        }
+        None => (query, restored),
     }
 }
 
-/// Whether the address has no query (not a shared link, not a lesson).
+/// A fresh seed from the browser's random source (getrandom: `crypto.getRandomValues`),
+/// 1 to 999,999 so that it reads aloud; the default seed if there is no random source.
+fn fresh_seed() -> u64 {
+    getrandom::u64().map_or(crate::state::DEFAULT_SEED, |r| 1 + r % 999_999)
+}
+
+/// Whether the address had no query when the page opened (not a shared link, not a lesson).
 pub(super) fn bare_address() -> bool {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .is_none_or(|s| s.trim_start_matches('?').is_empty())
+    BARE_AT_START.with(|b| b.get())
 }
 
 /// Whether the first-visit card was dismissed in this browser.

@@ -10,7 +10,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{BroadcastChannel, MessageEvent};
 use yew::prelude::*;
 
-use super::{Message, Pairing, Role, Shown, CHANNEL_PREFIX};
+use serde::Serialize;
+
+use super::{Envelope, Message, Pairing, Role, Shown, CHANNEL_PREFIX};
 use crate::components::lesson_panel::set_query_param;
 use crate::state::{Action, Playground};
 
@@ -22,9 +24,10 @@ pub fn valid_link(id: &str) -> bool {
     !id.is_empty() && id.len() <= MAX_LINK_LEN && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-/// A fresh link id (eight base-36 digits; pairing is not security, only which windows talk).
+/// A fresh link id (eight base-36 digits from getrandom; pairing is not security, only which
+/// windows talk).
 pub fn new_link() -> String {
-    let mut n = (js_sys::Math::random() * 36f64.powi(8)) as u64;
+    let mut n = getrandom::u64().unwrap_or_default() % 36u64.pow(8);
     (0..8)
         .map(|_| {
             let d = (n % 36) as u32;
@@ -77,9 +80,19 @@ impl Drop for Channel {
     }
 }
 
-/// Sends `msg` on `channel`.
+/// Sends `msg` on `channel`, as a plain JS object.
 fn post(channel: &BroadcastChannel, msg: &Message) {
-    let _ = channel.post_message(&JsValue::from_str(&msg.encode()));
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    if let Ok(value) = msg.envelope().serialize(&ser) {
+        let _ = channel.post_message(&value);
+    }
+}
+
+/// The message a channel event carries, if it is one of ours.
+fn received(data: JsValue) -> Option<Message> {
+    serde_wasm_bindgen::from_value::<Envelope>(data)
+        .ok()
+        .and_then(Message::open)
 }
 
 /// Carries out what following the other window asks: the URL keeps the lesson and language.
@@ -139,13 +152,7 @@ fn open_channel(
     let channel = BroadcastChannel::new(&format!("{CHANNEL_PREFIX}{link}")).ok()?;
     let answer_on = channel.clone();
     let listener = EventListener::new(&channel, "message", move |e| {
-        let Some(text) = e
-            .dyn_ref::<MessageEvent>()
-            .and_then(|m| m.data().as_string())
-        else {
-            return;
-        };
-        let Some(msg) = Message::decode(&text) else {
+        let Some(msg) = e.dyn_ref::<MessageEvent>().and_then(|m| received(m.data())) else {
             return;
         };
         let (actions, answer) = pairing.borrow_mut().receive(&msg);

@@ -5,6 +5,8 @@
 //!
 //! This file is the protocol (pure, tested natively); [`link`] is the channel and its hook.
 
+use serde::{Deserialize, Serialize};
+
 use crate::lessons;
 use crate::state::{Action, Lang, Playground};
 
@@ -12,11 +14,12 @@ pub mod link;
 
 /// The name of the channel prefix; a pair's channel is `kraft-presenter-<link id>`.
 pub const CHANNEL_PREFIX: &str = "kraft-presenter-";
-/// The first word of every message (a message from anything else is ignored).
-pub const MAGIC: &str = "kraft-link/1";
+/// The protocol every message names (a message from anything else is ignored).
+pub const MAGIC: &str = "kraft-link/2";
 
 /// Which window of a presenter pair this is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     /// The lecturer's window: narration, notes, the next step, elapsed time.
     Speaker,
@@ -44,7 +47,7 @@ impl Role {
 }
 
 /// What a window shows, as far as the other window needs to know.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shown {
     /// The lesson's name, or `None` in free play.
     pub lesson: Option<String>,
@@ -74,7 +77,7 @@ impl Shown {
 }
 
 /// A message between the two windows.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Message {
     /// A window opened: the other answers with what it shows.
     Hello(Role),
@@ -89,62 +92,30 @@ pub enum Message {
     },
 }
 
+/// A message as it crosses the channel: the protocol's name beside the message, carried as a
+/// plain JS object by serde-wasm-bindgen (`{"protocol": "kraft-link/2", "message": {"State":
+/// {"from": "speaker", "gen": 3, "shown": {...}}}}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// [`MAGIC`]: anything else on the channel is ignored.
+    pub protocol: String,
+    /// The message.
+    pub message: Message,
+}
+
 impl Message {
-    /// The message as text: `kraft-link/1 hello speaker`, `kraft-link/1 state audience 3
-    /// lesson=02-election step=4 playing=1 lang=en`.
-    pub fn encode(&self) -> String {
-        match self {
-            Message::Hello(r) => format!("{MAGIC} hello {}", r.name()),
-            Message::State { from, gen, shown } => format!(
-                "{MAGIC} state {} {gen} lesson={} step={} playing={} lang={}",
-                from.name(),
-                shown.lesson.as_deref().unwrap_or("-"),
-                shown.step,
-                u8::from(shown.playing),
-                shown.lang.code()
-            ),
+    /// The message in its envelope.
+    pub fn envelope(&self) -> Envelope {
+        Envelope {
+            protocol: MAGIC.to_string(),
+            message: self.clone(),
         }
     }
 
-    /// Reads a message; `None` for anything else (another page's traffic, a bad field).
-    pub fn decode(text: &str) -> Option<Message> {
-        let mut words = text.split(' ');
-        if words.next()? != MAGIC {
-            return None;
-        }
-        let kind = words.next()?;
-        let from = match words.next()? {
-            "speaker" => Role::Speaker,
-            "audience" => Role::Audience,
-            _ => return None,
-        };
-        if kind == "hello" {
-            return Some(Message::Hello(from));
-        }
-        if kind != "state" {
-            return None;
-        }
-        let gen = words.next()?.parse().ok()?;
-        let mut field = |key: &str| words.next()?.strip_prefix(key)?.strip_prefix('=');
-        let lesson = field("lesson")?;
-        let step = field("step")?.parse().ok()?;
-        let playing = match field("playing")? {
-            "0" => false,
-            "1" => true,
-            _ => return None,
-        };
-        let lang = Lang::from_code(field("lang")?)?;
-        let lesson = (lesson != "-").then(|| lesson.to_string());
-        Some(Message::State {
-            from,
-            gen,
-            shown: Shown {
-                lesson,
-                step,
-                playing,
-                lang,
-            },
-        })
+    /// The message of an envelope of this protocol; `None` for anything else (another page's
+    /// traffic, another version).
+    pub fn open(e: Envelope) -> Option<Message> {
+        (e.protocol == MAGIC).then_some(e.message)
     }
 }
 
@@ -312,25 +283,31 @@ mod tests {
                 },
             },
         ] {
-            assert_eq!(
-                Message::decode(&m.encode()),
-                Some(m.clone()),
-                "{}",
-                m.encode()
-            );
+            let json = serde_json::to_value(m.envelope()).unwrap();
+            let back: Envelope = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(Message::open(back), Some(m.clone()), "{json}");
         }
+        let open = |text: &str| {
+            serde_json::from_str::<Envelope>(text)
+                .ok()
+                .and_then(Message::open)
+        };
+        assert_eq!(
+            open(r#"{"protocol":"kraft-link/2","message":{"Hello":"speaker"}}"#),
+            Some(Message::Hello(Role::Speaker))
+        );
         for bad in [
             "",
-            "hello",
-            "kraft-link/2 hello speaker",
-            "kraft-link/1 hello someone",
-            "kraft-link/1 state speaker x lesson=a step=1 playing=0 lang=en",
-            "kraft-link/1 state speaker 1 lesson=a step=-1 playing=0 lang=en",
-            "kraft-link/1 state speaker 1 lesson=a step=1 playing=2 lang=en",
-            "kraft-link/1 state speaker 1 lesson=a step=1 playing=0 lang=fr",
-            "kraft-link/1 state speaker 1 lesson=a step=1",
+            r#""hello""#,
+            r#"{"protocol":"kraft-link/1","message":{"Hello":"speaker"}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"Hello":"someone"}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"State":{"from":"speaker","gen":"x","shown":{"lesson":"a","step":1,"playing":false,"lang":"en"}}}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"State":{"from":"speaker","gen":1,"shown":{"lesson":"a","step":-1,"playing":false,"lang":"en"}}}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"State":{"from":"speaker","gen":1,"shown":{"lesson":"a","step":1,"playing":2,"lang":"en"}}}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"State":{"from":"speaker","gen":1,"shown":{"lesson":"a","step":1,"playing":false,"lang":"fr"}}}}"#,
+            r#"{"protocol":"kraft-link/2","message":{"State":{"from":"speaker","gen":1}}}"#,
         ] {
-            assert_eq!(Message::decode(bad), None, "{bad}");
+            assert_eq!(open(bad), None, "{bad}");
         }
     }
 

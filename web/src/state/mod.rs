@@ -58,8 +58,10 @@ pub const REWIND_CHECKPOINTS: usize = 32;
 /// Events between two rewind checkpoints at first (the spacing doubles as history grows).
 pub const REWIND_EVERY_EVENTS: u64 = 2_000;
 
-/// The language of the narration and of the lesson panel's labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// The language of the narration and of the lesson panel's labels (serialised as `ko` or
+/// `en`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     /// Korean (the default).
     #[default]
