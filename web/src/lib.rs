@@ -6,11 +6,13 @@
 //! The page only reads views and sends actions; it never reaches into engine internals.
 #![deny(missing_docs)]
 
+pub mod address;
 pub mod api;
 pub mod app;
 pub mod bench;
 pub mod chrome;
 pub mod components;
+pub mod lang;
 pub mod lessons;
 pub mod presenter;
 pub mod share;
@@ -53,12 +55,9 @@ pub fn start() {
 
 /// `?bench=SECONDS` in the URL: run the benchmark instead of the app.
 fn bench_seconds() -> Option<u64> {
-    let search = web_sys::window()?.location().search().ok()?;
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("bench="))
-        .and_then(|v| v.parse().ok())
+    address::value(&address::current(), address::Param::Bench)?
+        .parse()
+        .ok()
 }
 
 fn gloo_document() -> web_sys::Document {

@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
+use crate::address::{self, with_params, Param};
 use crate::components::lesson_panel::LessonNav;
 use crate::lessons;
-use crate::share::with_params;
 use crate::state::{Action, Lang, Playground};
 
 /// The card of a broken embed address: what is wrong and how an embed address is written.
@@ -28,10 +28,7 @@ pub(super) fn embed_error(problem: &str, lang: Lang) -> Html {
 
 /// The embedded stage's corner: the lesson's ◀ k/n ▶ and a link opening the full page there.
 pub(super) fn embed_nav(state: &Playground, on_action: &Callback<Action>) -> Html {
-    let search = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default();
-    let full = with_params(&search, &[("embed", None)]);
+    let full = with_params(&address::current(), &[(Param::Embed, None)]);
     let full = if full.is_empty() {
         "?".to_string()
     } else {

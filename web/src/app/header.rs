@@ -4,10 +4,11 @@
 
 use yew::prelude::*;
 
+use crate::address::{self, Param};
 use crate::chrome::Chrome;
 use crate::components::layout::{ProjectorButton, TextSize};
 use crate::components::lesson_editor::{LessonEditorButton, Session};
-use crate::components::lesson_panel::{set_query_param, LangToggle, LessonNav, LessonPicker};
+use crate::components::lesson_panel::{LangToggle, LessonNav, LessonPicker};
 use crate::components::qr::QrButton;
 use crate::components::theme::ThemeToggle;
 use crate::state::{Action, Playground};
@@ -25,7 +26,7 @@ pub(super) fn header(
         let present = present.clone();
         Callback::from(move |_: MouseEvent| {
             let next = !*present;
-            set_query_param("present", next.then_some("1"));
+            address::set_param(Param::Present, next.then_some("1"));
             present.set(next);
         })
     };

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::embed::{embed_error, embed_nav};
-use crate::components::lesson_panel::set_query_param;
+use crate::address::{self, Param};
 use crate::components::speaker_panel::SpeakerPanel;
 use crate::presenter::link::{new_link, use_presenter_link, valid_link};
 use crate::presenter::Role;
@@ -43,7 +43,7 @@ pub(super) fn use_lecture(initial: &Playground, state: &UseReducerHandle<Playgro
             (Some(role), None) => {
                 let fresh = new_link();
                 if *role == Role::Speaker {
-                    set_query_param("link", Some(&fresh));
+                    address::set_param(Param::Link, Some(&fresh));
                 }
                 fresh
             }

@@ -11,10 +11,11 @@ use kraft_core::lesson::stage::Panel;
 use kraft_core::view::ClusterView;
 use yew::prelude::*;
 
+use crate::address::{self, Param};
 use crate::components::help::HelpOverlay;
 use crate::components::image_panel::Toggled;
 use crate::components::layout::{save_split, stored_split};
-use crate::components::lesson_panel::{labels, set_query_param};
+use crate::components::lesson_panel::labels;
 use crate::components::welcome::{Welcome, WelcomeCard};
 use crate::state::{Action, Lang, PageConfig, Playground};
 
@@ -33,9 +34,7 @@ use header::header;
 use keys::{use_help_keys, use_page_keys};
 use lecture::use_lecture;
 use publish::use_publish;
-use session::{
-    bare_address, first_visit, mark_visited, page_query, restored_banner, use_saved_address,
-};
+use session::{mark_visited, page_query, restored_banner, use_saved_address, use_welcome};
 
 /// The whole page.
 #[component]
@@ -148,7 +147,7 @@ fn on_welcome_choice(
         welcome.set(false);
         match choice {
             Welcome::Lesson(name) => {
-                set_query_param("lesson", Some(name));
+                address::set_param(Param::Lesson, Some(name));
                 dispatcher.dispatch(Action::ChooseLesson(crate::lessons::find(name)));
             }
             Welcome::FreePlay => {}
@@ -191,9 +190,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     let help_open = use_state(|| false);
     use_help_keys(&help_open);
     // The first-visit card: on a bare address, once per browser.
-    let welcome = use_state(|| {
-        props.initial.lesson.is_none() && !props.restored && bare_address() && first_visit()
-    });
+    let welcome = use_welcome(&props.initial, props.restored);
 
     let stage_mode = state.lesson.is_some() || *present || lecture.forces_stage();
     let panels = stage_panels(state.timeline.is_some());

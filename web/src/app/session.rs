@@ -5,6 +5,7 @@
 use gloo_events::EventListener;
 use yew::prelude::*;
 
+use crate::address::{self, Param};
 use crate::chrome::Chrome;
 use crate::share;
 use crate::state::Playground;
@@ -17,11 +18,9 @@ thread_local! {
 
 /// The address's query; a bare address takes the session kept in `localStorage` (and shows it
 /// in the address bar), and free play without a seed gets a fresh one written into the
-/// address (see [`share::with_fresh_seed`]). The flag says whether the session was restored.
+/// address (see [`address::with_fresh_seed`]). The flag says whether the session was restored.
 pub(super) fn page_query() -> (String, bool) {
-    let query = web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default();
+    let query = address::current();
     BARE_AT_START.with(|b| b.set(query.trim_start_matches('?').is_empty()));
     let (query, restored) = if !query.is_empty() {
         (query, false)
@@ -39,7 +38,7 @@ pub(super) fn page_query() -> (String, bool) {
             None => (query, false),
         }
     };
-    match share::with_fresh_seed(&query, fresh_seed) {
+    match address::with_fresh_seed(&query, fresh_seed) {
         Some(seeded) => {
             share::save_query(&seeded);
             (seeded, restored)
@@ -55,15 +54,23 @@ fn fresh_seed() -> u64 {
 }
 
 /// Whether the address had no query when the page opened (not a shared link, not a lesson).
-pub(super) fn bare_address() -> bool {
+fn bare_address() -> bool {
     BARE_AT_START.with(|b| b.get())
+}
+
+/// Whether the first-visit card shows: on a bare address that opened free play (`initial`, not
+/// a `restored` session), once per browser.
+#[hook]
+pub(super) fn use_welcome(initial: &Playground, restored: bool) -> UseStateHandle<bool> {
+    let show = initial.lesson.is_none() && !restored && bare_address() && first_visit();
+    use_state(move || show)
 }
 
 /// Whether the first-visit card was dismissed in this browser.
 const VISITED_KEY: &str = "kraft-visited";
 
 /// Whether this browser has not dismissed the first-visit card yet.
-pub(super) fn first_visit() -> bool {
+fn first_visit() -> bool {
     let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten());
     storage.is_some_and(|s| s.get_item(VISITED_KEY).ok().flatten().is_none())
 }
@@ -84,11 +91,10 @@ pub(super) fn use_saved_address(state: &UseReducerHandle<Playground>) {
     let params = state.share_params();
     use_effect_with((params, state.animating()), |((step, cmds), animating)| {
         if !*animating {
-            let search = web_sys::window()
-                .and_then(|w| w.location().search().ok())
-                .unwrap_or_default();
-            let query =
-                share::with_params(&search, &[("step", step.clone()), ("cmds", cmds.clone())]);
+            let query = address::with_params(
+                &address::current(),
+                &[(Param::Step, step.clone()), (Param::Cmds, cmds.clone())],
+            );
             share::save_query_soon(query);
         }
     });

@@ -11,7 +11,7 @@ use kraft_core::lesson::Lesson;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::share::encode_component;
+use crate::address::encode_component;
 use crate::state::{too_big, Action, Lang, MAX_LESSON_BYTES};
 
 /// Where the draft is kept.

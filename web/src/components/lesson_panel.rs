@@ -10,6 +10,7 @@ use kraft_core::lesson::Step;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::address::{self, Param};
 use crate::chrome::Chrome;
 use crate::lessons;
 use crate::state::{Action, Lang, LessonRun};
@@ -122,7 +123,7 @@ pub fn LessonPicker(props: &LessonPickerProps) -> Html {
         // Give the keys back to the lesson (arrows would change the menu otherwise).
         let _ = select.blur();
         let choice = lessons::find(&value);
-        set_query_param("lesson", choice.map(|i| lessons::LESSONS[i].0));
+        address::set_param(Param::Lesson, choice.map(|i| lessons::LESSONS[i].0));
         Action::ChooseLesson(choice)
     });
     html! {
@@ -154,7 +155,7 @@ pub struct LangToggleProps {
 pub fn LangToggle(props: &LangToggleProps) -> Html {
     let lang_button = |lang: Lang, label: &str, title: &str| {
         let on_click = props.on_action.reform(move |_: MouseEvent| {
-            set_query_param("lang", Some(lang.code()));
+            address::set_param(Param::Lang, Some(lang.code()));
             Action::SetLang(lang)
         });
         let active = props.lang == lang;
@@ -441,33 +442,6 @@ pub fn expected_if_different(step: &Step, output: Option<&str>) -> Option<String
     match (&step.expected, output) {
         (Some(exp), Some(out)) if normalize(exp) != normalize(out) => Some(exp.clone()),
         _ => None,
-    }
-}
-
-/// Sets (or removes, with `None`) one `?key=value` of the address without reloading the page.
-pub fn set_query_param(key: &str, value: Option<&str>) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let location = window.location();
-    let search = location.search().unwrap_or_default();
-    let mut pairs: Vec<String> = search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty() && p.split('=').next() != Some(key))
-        .map(str::to_string)
-        .collect();
-    if let Some(v) = value {
-        pairs.push(format!("{key}={v}"));
-    }
-    let path = location.pathname().unwrap_or_default();
-    let url = if pairs.is_empty() {
-        path
-    } else {
-        format!("{path}?{}", pairs.join("&"))
-    };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 

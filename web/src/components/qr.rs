@@ -8,7 +8,8 @@ use qrcode::{Color, EcLevel, QrCode};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::share::{self, with_params};
+use crate::address;
+use crate::share;
 use crate::state::Lang;
 
 /// The quiet zone around the code, in modules (the standard asks for four).
@@ -30,24 +31,10 @@ pub fn qr_path(text: &str) -> Result<(String, usize), String> {
     Ok((d, width + 2 * QUIET_ZONE))
 }
 
-/// The address students should open: this page's, without the presenter pairing.
-pub fn share_address(href_base: &str, search: &str) -> String {
-    let query = with_params(search, &[("presenter", None), ("link", None)]);
-    format!("{href_base}{query}")
-}
-
 /// The address now (the pending save written first, so `step=` and `cmds=` are current).
 fn current_address() -> String {
     share::flush_pending();
-    let Some(location) = web_sys::window().map(|w| w.location()) else {
-        return String::new();
-    };
-    let base = format!(
-        "{}{}",
-        location.origin().unwrap_or_default(),
-        location.pathname().unwrap_or_default()
-    );
-    share_address(&base, &location.search().unwrap_or_default())
+    address::share_address(&address::base(), &address::current())
 }
 
 /// Properties of [`QrButton`].
@@ -151,17 +138,6 @@ mod tests {
         assert!(
             qr_path(&"x".repeat(10_000)).is_err(),
             "too long is an error"
-        );
-    }
-
-    #[test]
-    fn the_shared_address_leaves_the_pairing_out() {
-        assert_eq!(
-            share_address(
-                "http://h/",
-                "?lesson=02-election&presenter=1&link=ab&step=2"
-            ),
-            "http://h/?lesson=02-election&step=2"
         );
     }
 }

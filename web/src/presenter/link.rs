@@ -13,7 +13,7 @@ use yew::prelude::*;
 use serde::Serialize;
 
 use super::{Envelope, Message, Pairing, Role, Shown, CHANNEL_PREFIX};
-use crate::components::lesson_panel::set_query_param;
+use crate::address::{self, Param};
 use crate::state::{Action, Playground};
 
 /// The longest link id an address may carry.
@@ -37,31 +37,12 @@ pub fn new_link() -> String {
         .collect()
 }
 
-/// The audience window's address for link `link`: this page's address with
-/// `presenter=audience&link=<link>` in place of its own `presenter=` and `link=`.
-pub fn audience_query(search: &str, link: &str) -> String {
-    let mut pairs: Vec<&str> = search
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| {
-            let key = p.split('=').next().unwrap_or_default();
-            !p.is_empty() && key != "presenter" && key != "link"
-        })
-        .collect();
-    let tail = format!("presenter=audience&link={link}");
-    pairs.push(&tail);
-    format!("?{}", pairs.join("&"))
-}
-
 /// Opens (or brings back) the audience window of `link`; `false` when the browser blocked it.
 pub fn open_audience(link: &str) -> bool {
     let Some(window) = web_sys::window() else {
         return false;
     };
-    let location = window.location();
-    let search = location.search().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
-    let url = format!("{path}{}", audience_query(&search, link));
+    let url = address::path_with(&address::audience_query(&address::current(), link));
     matches!(
         window.open_with_url_and_target(&url, &format!("kraft-audience-{link}")),
         Ok(Some(_))
@@ -100,9 +81,9 @@ fn apply(dispatcher: &UseReducerDispatcher<Playground>, actions: Vec<Action>) {
     for action in actions {
         match &action {
             Action::ChooseLesson(i) => {
-                set_query_param("lesson", i.map(|i| crate::lessons::LESSONS[i].0))
+                address::set_param(Param::Lesson, i.map(|i| crate::lessons::LESSONS[i].0))
             }
-            Action::SetLang(lang) => set_query_param("lang", Some(lang.code())),
+            Action::SetLang(lang) => address::set_param(Param::Lang, Some(lang.code())),
             _ => {}
         }
         dispatcher.dispatch(action);
@@ -174,19 +155,6 @@ fn open_channel(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_audience_address_keeps_the_lesson_and_names_the_link() {
-        assert_eq!(
-            audience_query("?lesson=02-election&presenter=1&lang=en&step=3", "ab12"),
-            "?lesson=02-election&lang=en&step=3&presenter=audience&link=ab12"
-        );
-        assert_eq!(
-            audience_query("?presenter=1&link=old", "new9"),
-            "?presenter=audience&link=new9"
-        );
-        assert_eq!(audience_query("", "x"), "?presenter=audience&link=x");
-    }
 
     #[test]
     fn link_ids_are_short_and_plain() {

@@ -10,8 +10,8 @@ use kraft_core::lesson::wait::PlayedWait;
 use kraft_core::lesson::{Console, Lesson};
 
 use super::{begin_step, Playground, StepBase, StepStart};
+use crate::address::NEXT_STEP_LINE;
 use crate::lessons;
-use crate::share::NEXT_STEP_LINE;
 
 /// The largest lesson the editor runs (its text is kept whatever its size).
 pub const MAX_LESSON_BYTES: usize = 200_000;

@@ -2,7 +2,7 @@
 //! played, the console scrollback and the play/pause settings, changed only through [`Action`]s.
 //!
 //! The parts live in their own files: `reducer` (the [`Action`]s and how they change the
-//! state), `address` (the page address: [`PageConfig`] and its replay), `lesson_run` (the
+//! state), `replay` (rebuilding what the address asks for), `lesson_run` (the
 //! lesson being played), `rewind` (free play's step back and slider) and `play` (time on
 //! screen).
 
@@ -14,24 +14,23 @@ use kraft_core::lesson::Console;
 use kraft_core::view::pace::Pace;
 use kraft_core::view::{ClusterView, TimelineView};
 
-mod address;
 mod changes;
 mod lesson_run;
 mod play;
 mod reducer;
+mod replay;
 mod rewind;
 mod session_lesson;
 #[cfg(test)]
 mod testing;
 
-pub use address::{
-    lang_for, seed_from_query, PageConfig, FRAMES_PREFIX, MAX_REPLAY_FRAMES, MAX_REPLAY_PLAY_MS,
-    PRESENTER_VALUES,
-};
+pub use crate::address::{PageConfig, DEFAULT_BROKERS, DEFAULT_CONTROLLERS, DEFAULT_SEED};
+pub use crate::lang::Lang;
 pub use changes::{changes_since, StepBase};
 pub use lesson_run::{too_big, LessonRun, MAX_LESSON_BYTES};
 pub use play::{begin_step, StepStart, ADAPTIVE, PLAY_PREFIX};
 pub use reducer::Action;
+pub use replay::{FRAMES_PREFIX, MAX_REPLAY_FRAMES, MAX_REPLAY_PLAY_MS};
 pub use session_lesson::session_lesson;
 
 use rewind::new_rewind;
@@ -45,49 +44,12 @@ pub const DEFAULT_SIM_MS_PER_FRAME: u64 = 50;
 /// scale (1-2.5-5 steps) from 1/50 of real time to 20 times it.
 pub const SIM_MS_PER_FRAME_CHOICES: [u64; 11] =
     [ADAPTIVE, 1, 2, 5, 10, 25, 50, 100, 250, 500, 1000];
-/// Seed used when the page URL has no `?seed=N`.
-pub const DEFAULT_SEED: u64 = 42;
-/// The controllers (voters of the metadata quorum) of the default cluster.
-pub const DEFAULT_CONTROLLERS: [i32; 3] = [101, 102, 103];
-/// The brokers of the default cluster.
-pub const DEFAULT_BROKERS: [i32; 3] = [1, 2, 3];
 /// At most this many console entries are kept in the scrollback.
 pub const SCROLLBACK_LIMIT: usize = 200;
 /// Most world checkpoints free play keeps for stepping back (bounded memory).
 pub const REWIND_CHECKPOINTS: usize = 32;
 /// Events between two rewind checkpoints at first (the spacing doubles as history grows).
 pub const REWIND_EVERY_EVENTS: u64 = 2_000;
-
-/// The language of the narration and of the lesson panel's labels (serialised as `ko` or
-/// `en`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// Korean (the default).
-    #[default]
-    Ko,
-    /// English.
-    En,
-}
-
-impl Lang {
-    /// `ko` or `en`, as in `#ko:` lines and `?lang=`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ko => "ko",
-            Lang::En => "en",
-        }
-    }
-
-    /// Reads `ko` or `en`.
-    pub fn from_code(code: &str) -> Option<Lang> {
-        match code {
-            "ko" => Some(Lang::Ko),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
-    }
-}
 
 /// One command typed into the console and what it printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +89,7 @@ pub struct Playground {
     /// The console's scrollback, oldest first.
     pub scrollback: Rc<Vec<ConsoleEntry>>,
     /// Every command that changed the console since it was made (typed lines, and the buttons
-    /// as the console commands that do the same), with [`NEXT_STEP_LINE`](crate::share::NEXT_STEP_LINE) where a lesson step
+    /// as the console commands that do the same), with [`NEXT_STEP_LINE`](crate::address::NEXT_STEP_LINE) where a lesson step
     /// ran after them: replaying it rebuilds this state.
     pub history: Rc<Vec<String>>,
     /// Free play's rewind: the inputs since the cluster was built and bounded checkpoints.

@@ -5,9 +5,9 @@
 use kraft_core::lesson::runner::check;
 use kraft_core::lesson::{Directive, Lesson};
 
-use super::address::FRAMES_PREFIX;
 use super::play::{play_line, PLAY_PREFIX};
-use crate::share::NEXT_STEP_LINE;
+use super::replay::FRAMES_PREFIX;
+use crate::address::NEXT_STEP_LINE;
 
 /// The lesson of a free-play session: `cluster` (the one free play ran) and each line of
 /// `history` as a step (`#play Tms` and `#frames N MSms` as `sleep`), with the outputs the engine

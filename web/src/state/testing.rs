@@ -25,7 +25,13 @@ pub(super) fn open(query: &str) -> Rc<Playground> {
 /// What the address of `p` is, rebuilt from scratch.
 pub(super) fn reopen(p: &Playground, base: &str) -> Rc<Playground> {
     let (step, cmds) = p.share_params();
-    let q = crate::share::with_params(base, &[("step", step), ("cmds", cmds)]);
+    let q = crate::address::with_params(
+        base,
+        &[
+            (crate::address::Param::Step, step),
+            (crate::address::Param::Cmds, cmds),
+        ],
+    );
     open(&q)
 }
 

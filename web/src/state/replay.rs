@@ -1,60 +1,15 @@
-//! The page address: [`PageConfig::from_query`] reads what it asks for (the free-play cluster or
-//! a lesson, the language, `step=` and `cmds=`), [`PageConfig::build`] rebuilds that state by
-//! replaying it, and [`Playground::share_params`] gives the parameters that rebuild a state.
+//! Rebuilding the state an address asks for: [`PageConfig::build`] opens the lesson or the
+//! free-play world and replays `step=` and `cmds=` (see [`crate::address`] for the address
+//! itself), and [`Playground::share_params`] gives the parameters that rebuild a state.
 
 use std::rc::Rc;
 
 use kraft_core::lesson::rewind::Input;
 
 use super::play;
-use super::{Lang, Playground, DEFAULT_BROKERS, DEFAULT_CONTROLLERS, DEFAULT_SEED, PLAY_PREFIX};
+use super::{Playground, PLAY_PREFIX};
+use crate::address::{encode_cmds, PageConfig, NEXT_STEP_LINE};
 use crate::lessons;
-use crate::share::{self, NEXT_STEP_LINE};
-
-/// Reads `seed=N` from a query string like `?seed=7&x=1`.
-pub fn seed_from_query(query: &str) -> Option<u64> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("seed="))
-        .and_then(|v| v.parse().ok())
-}
-
-/// What a page address asks for: `?seed=7&controllers=101,102,103&brokers=1,2,3` for free play,
-/// `?lesson=03-timeline` for a lesson, `&lang=en` for the narration; each part optional (the
-/// defaults are [`DEFAULT_SEED`], [`DEFAULT_CONTROLLERS`], [`DEFAULT_BROKERS`], free play, `ko`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PageConfig {
-    /// The seed of the world.
-    pub seed: u64,
-    /// Controller-only node ids.
-    pub controllers: Vec<i32>,
-    /// Broker-only node ids.
-    pub brokers: Vec<i32>,
-    /// The lesson to open (its name, e.g. `03-timeline`).
-    pub lesson: Option<String>,
-    /// The narration language.
-    pub lang: Lang,
-    /// `?step=N`: how many lesson steps to run (lesson mode only).
-    pub step: Option<usize>,
-    /// `?cmds=`: the console commands to replay, in order.
-    pub cmds: Vec<String>,
-    /// What was wrong with `step=` or `cmds=` (shown on the page; the rest still loads).
-    pub url_error: Option<String>,
-    /// `?present=1`: the one-screen lecture stage in free play too (lessons always use it).
-    pub present: bool,
-    /// `?play=0`: a lesson's wait steps jump to their end instead of playing on screen.
-    pub play_waits: bool,
-    /// `?presenter=1` (the speaker's window) or `?presenter=audience` (the room's), as written.
-    pub presenter: Option<String>,
-    /// `?link=`: which speaker and audience windows pair (letters and digits).
-    pub link: Option<String>,
-    /// `?embed=1`: the stage without the page's chrome, for an iframe in slides.
-    pub embed: bool,
-}
-
-/// The values `?presenter=` takes: the speaker's window (`1`, `speaker`) or the audience's.
-pub const PRESENTER_VALUES: [&str; 3] = ["1", "speaker", "audience"];
 
 /// In `cmds`, a line `#frames N MSms` stands for N frames of the play timer, MS virtual ms each.
 pub const FRAMES_PREFIX: &str = "#frames ";
@@ -82,72 +37,6 @@ fn frames_line(line: &str) -> Result<(u64, u64), String> {
 }
 
 impl PageConfig {
-    /// Reads the query string; a malformed `controllers=` or `brokers=` is an error.
-    pub fn from_query(query: &str) -> Result<Self, String> {
-        let ids = |key: &str, default: &[i32]| -> Result<Vec<i32>, String> {
-            match query_value(query, key) {
-                Some(v) => kraft_core::cli::parse_ids(v).map_err(|e| format!("?{key}=: {e}")),
-                None => Ok(default.to_vec()),
-            }
-        };
-        let mut url_errors = Vec::new();
-        let step = query_value(query, "step").and_then(|v| match v.parse::<usize>() {
-            Ok(n) => Some(n),
-            Err(_) => {
-                url_errors.push(format!("?step={v} is not a step number"));
-                None
-            }
-        });
-        let cmds = match query_value(query, "cmds") {
-            Some(v) => share::decode_cmds(v).unwrap_or_else(|e| {
-                url_errors.push(e);
-                Vec::new()
-            }),
-            None => Vec::new(),
-        };
-        if let Some(v) = query_value(query, "seed").filter(|v| v.parse::<u64>().is_err()) {
-            url_errors.push(format!(
-                "?seed={v} is not a number; seed {DEFAULT_SEED} is used"
-            ));
-        }
-        let presenter = query_value(query, "presenter").map(str::to_string);
-        if let Some(v) = presenter
-            .as_deref()
-            .filter(|v| !PRESENTER_VALUES.contains(v))
-        {
-            url_errors.push(format!(
-                "?presenter={v}: use presenter=1 (the speaker's window) or presenter=audience"
-            ));
-        }
-        let embed = match query_value(query, "embed") {
-            None | Some("0") => false,
-            Some("1") => true,
-            Some(v) => {
-                url_errors.push(format!("?embed={v}: use embed=1"));
-                true
-            }
-        };
-        Ok(PageConfig {
-            presenter: presenter.filter(|v| PRESENTER_VALUES.contains(&v.as_str())),
-            link: query_value(query, "link").map(str::to_string),
-            embed,
-            step,
-            cmds,
-            url_error: (!url_errors.is_empty()).then(|| url_errors.join("; ")),
-            seed: seed_from_query(query).unwrap_or(DEFAULT_SEED),
-            controllers: ids("controllers", &DEFAULT_CONTROLLERS)?,
-            brokers: ids("brokers", &DEFAULT_BROKERS)?,
-            lesson: query_value(query, "lesson")
-                .filter(|v| !v.is_empty())
-                .map(str::to_string),
-            lang: query_value(query, "lang")
-                .and_then(Lang::from_code)
-                .unwrap_or_else(browser_lang),
-            present: query_value(query, "present").is_some_and(|v| v == "1"),
-            play_waits: query_value(query, "play") != Some("0"),
-        })
-    }
-
     /// Builds the state this address asks for: the lesson at its start, or the free-play world.
     /// An unknown lesson falls back to free play with the error shown.
     pub fn build(&self) -> Result<Playground, String> {
@@ -177,33 +66,6 @@ impl PageConfig {
     }
 }
 
-/// The language the browser prefers: Korean for `ko…`, English for anything else; Korean where
-/// there is no browser (native tests).
-fn browser_lang() -> Lang {
-    #[cfg(target_arch = "wasm32")]
-    if let Some(l) = web_sys::window().and_then(|w| w.navigator().language()) {
-        return lang_for(&l);
-    }
-    Lang::default()
-}
-
-/// The page language for a browser language tag (`ko-KR` → Korean, `en-US`, `de` → English).
-pub fn lang_for(tag: &str) -> Lang {
-    if tag.to_ascii_lowercase().starts_with("ko") {
-        Lang::Ko
-    } else {
-        Lang::En
-    }
-}
-
-/// The value of `key=` in a query string.
-fn query_value<'a>(query: &'a str, key: &str) -> Option<&'a str> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
-}
-
 impl Playground {
     /// Replays `n` play frames of `ms` each (`#frames`, or `#play` as one frame), and keeps the
     /// line.
@@ -229,7 +91,7 @@ impl Playground {
             .as_ref()
             .filter(|l| l.pos > 0)
             .map(|l| l.pos.to_string());
-        let cmds = (!self.history.is_empty()).then(|| share::encode_cmds(&self.history));
+        let cmds = (!self.history.is_empty()).then(|| encode_cmds(&self.history));
         (step, cmds)
     }
 
@@ -300,31 +162,6 @@ mod tests {
     use yew::Reducible;
 
     #[test]
-    fn seed_is_read_from_the_query() {
-        assert_eq!(seed_from_query("?seed=7"), Some(7));
-        assert_eq!(seed_from_query("?a=1&seed=9"), Some(9));
-        assert_eq!(seed_from_query(""), None);
-        assert_eq!(seed_from_query("?seed=x"), None);
-    }
-
-    #[test]
-    fn cluster_is_read_from_the_query() {
-        let d = PageConfig::from_query("").expect("defaults");
-        assert_eq!(d.seed, DEFAULT_SEED);
-        assert_eq!(d.controllers, DEFAULT_CONTROLLERS);
-        assert_eq!(d.brokers, DEFAULT_BROKERS);
-        let c = PageConfig::from_query("?seed=3&brokers=4,5&controllers=7").expect("parsed");
-        assert_eq!((c.seed, c.controllers, c.brokers), (3, vec![7], vec![4, 5]));
-        assert!(PageConfig::from_query("?brokers=a").is_err());
-        let l = PageConfig::from_query("?lesson=03-timeline&lang=en").expect("parsed");
-        assert_eq!(
-            (l.lesson.as_deref(), l.lang),
-            (Some("03-timeline"), Lang::En)
-        );
-        assert_eq!(d.lang, Lang::Ko);
-    }
-
-    #[test]
     fn the_address_replays_buttons_and_typed_commands() {
         let mut s = open("?seed=5");
         s = s.reduce(Action::Play);
@@ -389,17 +226,6 @@ mod tests {
         assert_eq!(again.view, s.view);
         let back = s.reduce(Action::LessonPrev);
         assert!(back.history.is_empty(), "a rewind replays the lesson alone");
-    }
-
-    #[test]
-    fn the_page_speaks_the_browsers_language() {
-        assert_eq!(lang_for("ko-KR"), Lang::Ko);
-        assert_eq!(lang_for("ko"), Lang::Ko);
-        assert_eq!(lang_for("en-US"), Lang::En);
-        assert_eq!(lang_for("de"), Lang::En);
-        // An address's lang= wins.
-        assert_eq!(PageConfig::from_query("?lang=en").unwrap().lang, Lang::En);
-        assert_eq!(PageConfig::from_query("?lang=ko").unwrap().lang, Lang::Ko);
     }
 
     #[test]
