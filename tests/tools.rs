@@ -179,41 +179,6 @@ fn describe_waits_for_an_election_after_the_leader_dies() {
     assert!(new_epoch > epoch);
 }
 
-#[test]
-fn metadata_quorum_argument_errors() {
-    let mut w = example2();
-    let e = tool_err(&mut w, "kafka-metadata-quorum.sh describe --status");
-    assert!(
-        e.message.starts_with("usage: kafka-metadata-quorum "),
-        "{e}"
-    );
-    assert!(e.message.ends_with(
-        "kafka-metadata-quorum: error: one of the arguments --bootstrap-server --bootstrap-controller is required\n"
-    ));
-    let e = tool_err(&mut w, &format!("{QUORUM} describe"));
-    assert_eq!(
-        e.message,
-        "One of --status or --replication must be specified with describe sub-command\n"
-    );
-    let e = tool_err(&mut w, &format!("{QUORUM} describe --status --replication"));
-    assert_eq!(
-        e.message,
-        "Only one of --status or --replication should be specified with describe sub-command\n"
-    );
-    let e = tool_err(
-        &mut w,
-        &format!("{QUORUM} describe --status --human-readable"),
-    );
-    assert_eq!(
-        e.message,
-        "The option --human-readable is only supported along with --replication\n"
-    );
-    let e = tool_err(&mut w, &format!("{QUORUM} describe --foo"));
-    assert!(e
-        .message
-        .ends_with("kafka-metadata-quorum: error: unrecognized arguments: '--foo'\n"));
-}
-
 // ----- kafka-topics -----
 
 #[test]
