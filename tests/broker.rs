@@ -4,105 +4,30 @@
 //! shutdown as BrokerHeartbeatManager grants it, the cordoned-log-dirs record, and the session
 //! tracker fencing stale brokers one per run, 10 ms apart.
 
+mod common;
+
+use common::{controller_state, log_lines, messages, records, run_traced, run_until, topic, world};
 use kraft_core::common::api_keys::MessageKind;
-use kraft_core::common::message::controller::{
-    ControllerRequest, ControllerResponse, CreatableTopic,
-};
+use kraft_core::common::message::controller::{ControllerRequest, ControllerResponse};
 use kraft_core::common::node_log::{Level, LogFile, LogLine};
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::lesson::wait::Condition;
-use kraft_core::raft::batch::Record;
 use kraft_core::sim::network::DropRule;
-use kraft_core::sim::{World, WorldConfig};
+use kraft_core::sim::World;
 
 const BLM: &str = "org.apache.kafka.server.BrokerLifecycleManager";
 const BHM: &str = "org.apache.kafka.controller.BrokerHeartbeatManager";
 const RCM: &str = "org.apache.kafka.controller.ReplicationControlManager";
 
-fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
-    World::new(WorldConfig::new(
-        seed,
-        controllers.to_vec(),
-        brokers.to_vec(),
-    ))
-    .expect("world")
-}
-
-/// Run `ms` of events, checking invariants after each; returns what each event was.
-fn run_traced(w: &mut World, c: &mut InvariantChecker, ms: u64) -> Vec<String> {
-    let end = w.now_ms() + ms;
-    let mut trace = Vec::new();
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        trace.extend(w.step_described());
-        if let Err(e) = c.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-    }
-    trace
-}
-
-/// Run until `pred` holds (checked after every event), at most `ms`; whether it held.
-fn run_until(
-    w: &mut World,
-    c: &mut InvariantChecker,
-    ms: u64,
-    mut pred: impl FnMut(&World) -> bool,
-) -> bool {
-    let end = w.now_ms() + ms;
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        w.step();
-        if let Err(e) = c.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-        if pred(w) {
-            return true;
-        }
-    }
-    false
-}
-
-fn lines(w: &World, id: i32) -> Vec<LogLine> {
-    w.node(id).unwrap().log.lines().cloned().collect()
-}
-
-/// The messages logged by `logger` on node `id`.
-fn messages(w: &World, id: i32, logger: &str) -> Vec<String> {
-    lines(w, id)
-        .into_iter()
-        .filter(|l| l.logger == logger)
-        .map(|l| l.message)
-        .collect()
-}
-
 /// The first line on node `id` whose message starts with `start`.
 fn line_starting(w: &World, id: i32, start: &str) -> Option<LogLine> {
-    lines(w, id)
+    log_lines(w, id)
         .into_iter()
         .find(|l| l.message.starts_with(start))
 }
 
-/// Every metadata record on node `id`'s log: (offset, JSON).
-fn records(w: &World, id: i32) -> Vec<(i64, String)> {
-    let log = &w.node(id).unwrap().disk.metadata_log;
-    let mut out = Vec::new();
-    for b in log.batches() {
-        for (i, r) in b.records.iter().enumerate() {
-            if let Record::Metadata(m) = r {
-                out.push((b.base_offset + i as i64, m.to_json()));
-            }
-        }
-    }
-    out
-}
-
 fn registration(w: &World, controller: i32, broker: i32) -> (i64, bool) {
-    let b = &w
-        .node(controller)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state;
+    let b = controller_state(w, controller);
     let r = &b.cluster.brokers.get(&broker).expect("registered").record;
     (r.broker_epoch, r.fenced)
 }
@@ -118,12 +43,7 @@ fn create_topic(w: &mut World, c: &mut InvariantChecker, name: &str, partitions:
         .admin_send(
             active,
             ControllerRequest::CreateTopics {
-                topics: vec![CreatableTopic {
-                    name: name.into(),
-                    num_partitions: partitions,
-                    replication_factor: rf,
-                    configs: Vec::new(),
-                }],
+                topics: vec![topic(name, partitions, rf)],
             },
         )
         .unwrap();
@@ -212,7 +132,7 @@ fn broker_lifecycle_lines_and_timings_match_kafka() {
                 w.heal();
             }
         }
-        let blm: Vec<LogLine> = lines(&w, 1)
+        let blm: Vec<LogLine> = log_lines(&w, 1)
             .into_iter()
             .filter(|l| l.logger == BLM)
             .collect();
@@ -271,7 +191,7 @@ fn broker_lifecycle_lines_and_timings_match_kafka() {
         let t = w.now_ms();
         w.terminate(1).unwrap();
         run_traced(&mut w, &mut c, 3_000);
-        let after: Vec<(String, &'static str, String)> = lines(&w, 1)
+        let after: Vec<(String, &'static str, String)> = log_lines(&w, 1)
             .into_iter()
             .filter(|l| l.time_ms >= t)
             .filter(|l| {
@@ -596,7 +516,7 @@ fn two_stale_brokers_are_fenced_ten_ms_apart() {
     w.stop(2).unwrap();
     w.stop(3).unwrap();
     run_traced(&mut w, &mut c, 13_000);
-    let fencing: Vec<LogLine> = lines(&w, 100)
+    let fencing: Vec<LogLine> = log_lines(&w, 100)
         .into_iter()
         .filter(|l| l.message.starts_with("Fencing broker "))
         .collect();
@@ -750,7 +670,7 @@ fn a_controller_failover_does_not_fence_brokers() {
             .iter()
             .any(|m| m.starts_with("Fencing broker")));
         // The broker found the new controller through its Raft client.
-        assert!(lines(&w, 1)
+        assert!(log_lines(&w, 1)
             .iter()
             .any(|l| l.message.starts_with(
                 "Recorded new KRaft controller, from now on will use node localhost:"
@@ -808,15 +728,7 @@ fn run_until_unfenced_waits_for_the_current_incarnation() {
     assert!(run_until(&mut w, &mut c, 30_000, |w| unfenced.holds(w)));
     let (epoch, _) = registration(&w, 100, 1);
     let incarnation = w.node(1).unwrap().broker.as_ref().unwrap().incarnation_id();
-    let reg = &w
-        .node(100)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
-        .cluster
-        .brokers;
+    let reg = &controller_state(&w, 100).cluster.brokers;
     assert_eq!(reg.get(&1).unwrap().record.incarnation_id, incarnation);
     assert!(epoch > 0);
 }
@@ -844,7 +756,7 @@ fn a_broker_whose_heartbeat_replies_are_dropped_recovers() {
         ));
         w.heal();
         let answered = |w: &World| {
-            lines(w, 1)
+            log_lines(w, 1)
                 .iter()
                 .filter(|l| l.message.starts_with("Unable to send a heartbeat"))
                 .count()

@@ -1,80 +1,18 @@
 //! The QuorumController on top of the Raft quorum: bootstrap, the write lifecycle, standbys
 //! replaying, and the revert of uncommitted state when leadership is lost (article sections 3-4).
 
-use kraft_core::common::api_keys::MessageKind;
-use kraft_core::common::message::controller::{
-    ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
+mod common;
+
+use common::{
+    admin, controller_lines, controller_state, controller_summary, create_topic_on,
+    lifecycle_lines, metadata_types, run_checked, topic, world, world_from,
 };
+use kraft_core::common::api_keys::MessageKind;
+use kraft_core::common::message::controller::{ApiError, ControllerRequest, ControllerResponse};
 use kraft_core::common::uuid::Uuid;
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::raft::batch::Record;
-use kraft_core::sim::{World, WorldConfig};
-
-fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
-    World::new(WorldConfig::new(
-        seed,
-        controllers.to_vec(),
-        brokers.to_vec(),
-    ))
-    .expect("world")
-}
-
-fn run_checked(w: &mut World, c: &mut InvariantChecker, ms: u64) {
-    let end = w.now_ms() + ms;
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        w.step();
-        if let Err(e) = c.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-    }
-}
-
-fn controller_lines(w: &World, id: i32) -> Vec<String> {
-    w.node(id)
-        .unwrap()
-        .log
-        .lines()
-        .filter(|l| l.file.name() == "controller.log")
-        .map(|l| l.message.clone())
-        .collect()
-}
-
-fn topic(name: &str, partitions: i32, rf: i16) -> CreatableTopic {
-    CreatableTopic {
-        name: name.into(),
-        num_partitions: partitions,
-        replication_factor: rf,
-        configs: Vec::new(),
-    }
-}
-
-/// Send from the admin client and run until the answer arrives.
-fn admin(
-    w: &mut World,
-    c: &mut InvariantChecker,
-    to: i32,
-    req: ControllerRequest,
-) -> ControllerResponse {
-    let cid = w.admin_send(to, req).unwrap();
-    for _ in 0..200 {
-        run_checked(w, c, 50);
-        if let Some(r) = w.admin_response(cid) {
-            return r.clone();
-        }
-    }
-    panic!("no response to admin request {cid}");
-}
-
-fn metadata_types(w: &World, id: i32) -> Vec<(i64, &'static str)> {
-    let log = &w.node(id).unwrap().disk.metadata_log;
-    let mut out = Vec::new();
-    for b in log.batches() {
-        for (i, r) in b.records.iter().enumerate() {
-            out.push((b.base_offset + i as i64, r.short_name()));
-        }
-    }
-    out
-}
+use kraft_core::sim::World;
 
 #[test]
 fn the_first_active_controller_bootstraps_an_empty_log_in_a_transaction() {
@@ -117,15 +55,7 @@ fn the_first_active_controller_bootstraps_an_empty_log_in_a_transaction() {
     );
     assert!(lines.contains("Performing controller activation. The metadata log appears to be empty. Appending 6 bootstrap record(s) in metadata transaction at metadata.version 4.4-IV2 from bootstrap source 'bootstrap'."), "{lines}");
     // Every controller, standbys included, replayed the same records into the same state.
-    let state = |id: i32| {
-        w.node(id)
-            .unwrap()
-            .controller
-            .as_ref()
-            .unwrap()
-            .state
-            .summary()
-    };
+    let state = |id: i32| controller_summary(&w, id);
     for id in [101, 102, 103] {
         let l = controller_lines(&w, id).join("\n");
         assert!(
@@ -263,15 +193,7 @@ fn create_topics_writes_one_batch_that_every_controller_replays() {
     );
     run_checked(&mut w, &mut c, 1_000);
     for n in [101, 102, 103] {
-        assert!(!w
-            .node(n)
-            .unwrap()
-            .controller
-            .as_ref()
-            .unwrap()
-            .state
-            .summary()
-            .contains("topic orders"));
+        assert!(!controller_summary(&w, n).contains("topic orders"));
     }
 }
 
@@ -355,29 +277,14 @@ fn a_cut_off_active_controller_reverts_its_uncommitted_topic_and_the_client_gets
     }
     assert!(!revert.dropped.is_empty());
     assert!(tl.current.iter().all(|(name, _)| name != "payments"));
-    let new_state = w
-        .node(new)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
-        .summary();
+    let new_state = controller_summary(&w, new);
     assert!(
         !new_state.contains("payments"),
         "the new leader never had it"
     );
     w.heal();
     run_checked(&mut w, &mut c, 5_000);
-    assert!(!w
-        .node(old)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
-        .summary()
-        .contains("payments"));
+    assert!(!controller_summary(&w, old).contains("payments"));
     let names: Vec<&str> = metadata_types(&w, old).iter().map(|t| t.1).collect();
     assert!(
         !names.contains(&"TOPIC_RECORD"),
@@ -393,18 +300,7 @@ fn a_frozen_broker_is_fenced_after_its_session_times_out_and_unfenced_when_thawe
     let mut w = world(4, &[100], &[1, 2, 3]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
-    let r = admin(
-        &mut w,
-        &mut c,
-        100,
-        ControllerRequest::CreateTopics {
-            topics: vec![topic("orders", 1, 3)],
-        },
-    );
-    let ControllerResponse::CreateTopics { topics, .. } = r else {
-        panic!()
-    };
-    let topic_id = topics[0].topic_id.to_string();
+    let topic_id = create_topic_on(&mut w, &mut c, 100, "orders", 1, 3).to_string();
     run_checked(&mut w, &mut c, 1_000);
     let frozen_at = w.now_ms();
     w.stop(3).unwrap();
@@ -422,13 +318,7 @@ fn a_frozen_broker_is_fenced_after_its_session_times_out_and_unfenced_when_thawe
         (7_000..=10_200).contains(&after),
         "fenced {after} ms after the freeze"
     );
-    let epoch = w
-        .node(100)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
+    let epoch = controller_state(&w, 100)
         .cluster
         .brokers
         .get(&3)
@@ -491,14 +381,7 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
     let mut w = world(4, &[100], &[1, 2, 3]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
-    admin(
-        &mut w,
-        &mut c,
-        100,
-        ControllerRequest::CreateTopics {
-            topics: vec![topic("orders", 1, 3)],
-        },
-    );
+    create_topic_on(&mut w, &mut c, 100, "orders", 1, 3);
     run_checked(&mut w, &mut c, 1_000);
     let isr = |w: &World| {
         let ctrl = w.node(100).unwrap().controller.as_ref().unwrap();
@@ -519,13 +402,7 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
     run_checked(&mut w, &mut c, 10_000);
     let (shrunk, _) = isr(&w);
     assert!(!shrunk.contains(&follower), "{shrunk:?}");
-    let fenced = w
-        .node(100)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
+    let fenced = controller_state(&w, 100)
         .cluster
         .brokers
         .get(&follower)
@@ -757,22 +634,10 @@ fn controller_log_replay_lines_match_kafka() {
     let mut w = world(4, &[100], &[1]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
-    admin(
-        &mut w,
-        &mut c,
-        100,
-        ControllerRequest::CreateTopics {
-            topics: vec![topic("orders", 1, 1)],
-        },
-    );
+    create_topic_on(&mut w, &mut c, 100, "orders", 1, 1);
     run_checked(&mut w, &mut c, 1_000);
     let reg = |w: &World| {
-        w.node(100)
-            .unwrap()
-            .controller
-            .as_ref()
-            .unwrap()
-            .state
+        controller_state(w, 100)
             .cluster
             .brokers
             .get(&1)
@@ -831,7 +696,7 @@ fn controller_log_replay_lines_match_kafka() {
 fn no_op_writes_are_off_when_max_idle_interval_is_zero() {
     let mut config = kraft_core::sim::WorldConfig::new(3, vec![101, 102, 103], vec![1]);
     config.controller.no_op_interval_ms = 0;
-    let mut w = World::new(config).expect("world");
+    let mut w = world_from(config);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 6_000);
     let active = w.active_controller().expect("an active controller");
@@ -873,18 +738,7 @@ fn fenced_sole_replica_is_reelected_from_the_elr() {
     let mut w = world(4, &[100], &[1]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
-    let r = admin(
-        &mut w,
-        &mut c,
-        100,
-        ControllerRequest::CreateTopics {
-            topics: vec![topic("orders", 1, 1)],
-        },
-    );
-    let ControllerResponse::CreateTopics { topics, .. } = r else {
-        panic!()
-    };
-    let id = topics[0].topic_id;
+    let id = create_topic_on(&mut w, &mut c, 100, "orders", 1, 1);
     run_checked(&mut w, &mut c, 1_000);
     w.stop(1).unwrap();
     run_checked(&mut w, &mut c, 15_000);
@@ -1027,19 +881,9 @@ fn one_broker_with_orders() -> (World, InvariantChecker, Uuid) {
     let mut w = world(4, &[100], &[1]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
-    let r = admin(
-        &mut w,
-        &mut c,
-        100,
-        ControllerRequest::CreateTopics {
-            topics: vec![topic("orders", 1, 1)],
-        },
-    );
-    let ControllerResponse::CreateTopics { topics, .. } = r else {
-        panic!("{r:?}")
-    };
+    let orders = create_topic_on(&mut w, &mut c, 100, "orders", 1, 1);
     run_checked(&mut w, &mut c, 1_000);
-    (w, c, topics[0].topic_id)
+    (w, c, orders)
 }
 
 fn next_offset(w: &World) -> i64 {
@@ -1047,17 +891,6 @@ fn next_offset(w: &World) -> i64 {
 }
 
 const DUPLICATE: &str = "registerBroker: event failed with DuplicateBrokerRegistrationException in 120 microseconds. Exception message: Another broker is registered with that broker id. If the broker was recently restarted this should self-resolve once the heartbeat manager expires the broker's session.";
-
-/// The broker's lifecycle lines (BrokerLifecycleManager).
-fn lifecycle_lines(w: &World, id: i32) -> Vec<String> {
-    w.node(id)
-        .unwrap()
-        .log
-        .lines()
-        .filter(|l| l.logger == "org.apache.kafka.server.BrokerLifecycleManager")
-        .map(|l| l.message.clone())
-        .collect()
-}
 
 #[test]
 fn unclean_restart_clears_isr_and_elr_before_register_record() {

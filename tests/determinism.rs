@@ -1,11 +1,14 @@
 //! The same seed and the same inputs give the same run, byte for byte; another seed differs.
 
+mod common;
+
+use common::{world, world_from};
 use kraft_core::metadata::MetadataRecord;
 use kraft_core::raft::batch::Record;
-use kraft_core::sim::{World, WorldConfig};
+use kraft_core::sim::WorldConfig;
 
 fn trace(seed: u64) -> String {
-    let mut w = World::new(WorldConfig::new(seed, vec![101, 102, 103], vec![1, 2])).unwrap();
+    let mut w = world(seed, &[101, 102, 103], &[1, 2]);
     let mut out = String::new();
     for round in 0..40 {
         w.run_for(250);
@@ -43,7 +46,7 @@ fn same_seed_same_trace_and_other_seeds_differ() {
 
 #[test]
 fn a_cloned_world_replays_identically() {
-    let mut w = World::new(WorldConfig::new(5, vec![1, 2, 3], vec![4])).unwrap();
+    let mut w = world(5, &[1, 2, 3], &[4]);
     w.run_for(3_000);
     let mut copy = w.clone();
     w.run_for(5_000);
@@ -57,9 +60,9 @@ fn a_cloned_world_replays_identically() {
 fn a_run_cut_in_pieces_is_the_run_in_one_go() {
     for seed in [1, 5, 42] {
         let config = || WorldConfig::new(seed, vec![101, 102, 103], vec![1, 2]);
-        let mut whole = World::new(config()).unwrap();
+        let mut whole = world_from(config());
         whole.run_for(9_000);
-        let mut cut = World::new(config()).unwrap();
+        let mut cut = world_from(config());
         let mut i = 0u64;
         while cut.now_ms() < 9_000 {
             let left = 9_000 - cut.now_ms();

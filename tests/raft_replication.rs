@@ -3,57 +3,17 @@
 //! not fetched lately (and again after a request timeout), an observer keeps its leader while
 //! the leader cannot be reached, and nobody busy-polls.
 
+mod common;
+
+use common::{hw, log_text, raft_world, run_traced, state_and_leader, world};
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::metadata::MetadataRecord;
 use kraft_core::raft::batch::Record;
-use kraft_core::sim::{World, WorldConfig};
-
-fn world(seed: u64, controllers: &[i32], brokers: &[i32], run_controllers: bool) -> World {
-    let mut config = WorldConfig::new(seed, controllers.to_vec(), brokers.to_vec());
-    config.run_controllers = run_controllers;
-    World::new(config).expect("world")
-}
-
-/// Run `ms` of events, checking invariants after each; returns what each event was.
-fn run_traced(w: &mut World, checker: &mut InvariantChecker, ms: u64) -> Vec<String> {
-    let end = w.now_ms() + ms;
-    let mut trace = Vec::new();
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        trace.extend(w.step_described());
-        if let Err(e) = checker.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-    }
-    trace
-}
-
-fn hw(w: &World, id: i32) -> Option<i64> {
-    w.node(id)?.raft.as_ref()?.high_watermark()
-}
-
-fn state(w: &World, id: i32) -> (String, i32, Option<i32>) {
-    let r = w.node(id).unwrap().raft.as_ref().expect("running");
-    (
-        r.state().name().to_string(),
-        r.quorum.epoch(),
-        r.state().leader_id(),
-    )
-}
-
-fn log_text(w: &World, id: i32) -> String {
-    w.node(id)
-        .unwrap()
-        .log
-        .lines()
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 #[test]
 fn followers_learn_the_new_high_watermark_within_a_round_trip() {
     for seed in 0..4 {
-        let mut w = world(seed, &[101, 102, 103], &[1], false);
+        let mut w = raft_world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_traced(&mut w, &mut c, 5_000);
         let (leader, _) = w.leader().expect("a leader");
@@ -89,7 +49,7 @@ fn followers_learn_the_new_high_watermark_within_a_round_trip() {
 
 #[test]
 fn a_leader_sends_begin_quorum_epoch_only_to_voters_that_do_not_fetch() {
-    let mut w = world(3, &[101, 102, 103], &[1], false);
+    let mut w = raft_world(3, &[101, 102, 103], &[1]);
     let mut c = InvariantChecker::new();
     run_traced(&mut w, &mut c, 3_000);
     let (leader, _) = w.leader().expect("a leader");
@@ -141,7 +101,7 @@ fn a_leader_sends_begin_quorum_epoch_only_to_voters_that_do_not_fetch() {
 
 #[test]
 fn an_observer_cut_off_from_the_leader_keeps_it_and_catches_up_once_healed() {
-    let mut w = world(5, &[101, 102, 103], &[1], false);
+    let mut w = raft_world(5, &[101, 102, 103], &[1]);
     let mut c = InvariantChecker::new();
     run_traced(&mut w, &mut c, 3_000);
     let (leader, epoch) = w.leader().expect("a leader");
@@ -152,12 +112,18 @@ fn an_observer_cut_off_from_the_leader_keeps_it_and_catches_up_once_healed() {
         run_traced(&mut w, &mut c, 1_000);
         // Past the fetch timeout an observer stays Follower of the leader it knows (it asks
         // the other voters meanwhile; they are not leaders, so nothing changes).
-        assert_eq!(state(&w, 1), ("Follower".into(), epoch, Some(leader)));
+        assert_eq!(
+            state_and_leader(&w, 1),
+            ("Follower".into(), epoch, Some(leader))
+        );
     }
     assert!(hw(&w, 1) < hw(&w, leader));
     w.heal();
     run_traced(&mut w, &mut c, 3_000);
-    assert_eq!(state(&w, 1), ("Follower".into(), epoch, Some(leader)));
+    assert_eq!(
+        state_and_leader(&w, 1),
+        ("Follower".into(), epoch, Some(leader))
+    );
     assert_eq!(hw(&w, 1), hw(&w, leader), "caught up");
     assert_eq!(
         w.node(1).unwrap().disk.metadata_log.end_offset(),
@@ -170,7 +136,7 @@ fn nobody_busy_polls_idle_or_while_the_leader_is_stalled() {
     // A request in flight is waited for, not polled for every millisecond. Idle, a
     // 3-controller, 1-broker cluster runs ~40 events per virtual second.
     for seed in 0..3 {
-        let mut w = world(seed, &[101, 102, 103], &[1], true);
+        let mut w = world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_traced(&mut w, &mut c, 5_000);
         let before = w.events_run();
@@ -191,7 +157,7 @@ fn nobody_busy_polls_idle_or_while_the_leader_is_stalled() {
 
 #[test]
 fn no_leader_change_is_announced_for_epoch_0() {
-    let mut w = world(1, &[101, 102, 103], &[1], true);
+    let mut w = world(1, &[101, 102, 103], &[1]);
     let mut c = InvariantChecker::new();
     run_traced(&mut w, &mut c, 5_000);
     for id in [101, 102, 103] {
@@ -204,7 +170,7 @@ fn no_leader_change_is_announced_for_epoch_0() {
 #[test]
 fn the_active_controller_is_announced_only_once_the_high_watermark_reaches_its_epoch() {
     for seed in 0..4 {
-        let mut w = world(seed, &[101, 102, 103], &[1], true);
+        let mut w = world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_traced(&mut w, &mut c, 5_000);
         let (leader, epoch) = w.leader().unwrap();
@@ -233,7 +199,7 @@ fn the_active_controller_is_announced_only_once_the_high_watermark_reaches_its_e
 
 #[test]
 fn a_restarted_leader_comes_back_resigned_and_never_acts_as_the_active_controller() {
-    let mut w = world(2, &[101, 102, 103], &[1], true);
+    let mut w = world(2, &[101, 102, 103], &[1]);
     let mut c = InvariantChecker::new();
     run_traced(&mut w, &mut c, 5_000);
     let (old, _) = w.leader().unwrap();
@@ -242,13 +208,16 @@ fn a_restarted_leader_comes_back_resigned_and_never_acts_as_the_active_controlle
     let (new, epoch) = w.leader().expect("a new leader");
     let lines_before = w.node(old).unwrap().log.len();
     w.restart(old).unwrap();
-    assert_eq!(state(&w, old).0, "Resigned");
-    while state(&w, old).0 != "Follower" && w.now_ms() < 30_000 {
+    assert_eq!(state_and_leader(&w, old).0, "Resigned");
+    while state_and_leader(&w, old).0 != "Follower" && w.now_ms() < 30_000 {
         w.step();
         c.check(&w).unwrap();
         assert_eq!(w.active_controller(), Some(new));
     }
-    assert_eq!(state(&w, old), ("Follower".into(), epoch, Some(new)));
+    assert_eq!(
+        state_and_leader(&w, old),
+        ("Follower".into(), epoch, Some(new))
+    );
     let after: Vec<String> = w
         .node(old)
         .unwrap()
@@ -266,7 +235,7 @@ fn a_restarted_leader_comes_back_resigned_and_never_acts_as_the_active_controlle
 #[test]
 fn a_broker_cut_off_from_every_controller_for_10_s_catches_up_once_healed() {
     for seed in 0..3 {
-        let mut w = world(seed, &[101, 102, 103], &[1], true);
+        let mut w = world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_traced(&mut w, &mut c, 5_000);
         for v in [101, 102, 103] {
@@ -290,6 +259,6 @@ fn a_broker_cut_off_from_every_controller_for_10_s_catches_up_once_healed() {
         w.heal();
         run_traced(&mut w, &mut c, 3_000);
         assert_eq!(hw(&w, 1), hw(&w, leader), "seed {seed}: caught up");
-        assert_eq!(state(&w, 1).0, "Follower");
+        assert_eq!(state_and_leader(&w, 1).0, "Follower");
     }
 }

@@ -2,50 +2,14 @@
 //! KafkaRaftClientPreVoteTest: each test drives a small simulated cluster and checks the states,
 //! the log, the files and the log lines the real client produces.
 
+mod common;
+
+use common::{lines, messages_text, noop, raft_world, run_checked, state, world};
 use kraft_core::invariants::InvariantChecker;
-use kraft_core::metadata::MetadataRecord;
-use kraft_core::raft::batch::Record;
-use kraft_core::sim::{World, WorldConfig};
-
-/// A Raft-only world (no QuorumController appending records), as RaftEventSimulationTest.
-fn world(seed: u64, controllers: &[i32], brokers: &[i32]) -> World {
-    let mut config = WorldConfig::new(seed, controllers.to_vec(), brokers.to_vec());
-    config.run_controllers = false;
-    World::new(config).expect("world")
-}
-
-/// Run `ms`, checking invariants after every event.
-fn run_checked(w: &mut World, checker: &mut InvariantChecker, ms: u64) {
-    let end = w.now_ms() + ms;
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        w.step();
-        if let Err(e) = checker.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-    }
-}
-
-fn state(w: &World, id: i32) -> (String, i32) {
-    let r = w.node(id).unwrap().raft.as_ref().expect("running");
-    (r.state().name().to_string(), r.quorum.epoch())
-}
-
-fn lines(w: &World, id: i32) -> Vec<String> {
-    w.node(id)
-        .unwrap()
-        .log
-        .lines()
-        .map(|l| l.to_string())
-        .collect()
-}
-
-fn noop(n: usize) -> Vec<Record> {
-    vec![Record::Metadata(MetadataRecord::NoOp); n]
-}
 
 #[test]
 fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
-    let w = world(1, &[1], &[]);
+    let w = raft_world(1, &[1], &[]);
     assert_eq!(state(&w, 1), ("Leader".into(), 1));
     let mut w = w;
     w.run_for(100);
@@ -78,7 +42,7 @@ fn single_voter_elects_itself_at_once_and_writes_the_start_of_epoch_batch() {
 
 #[test]
 fn three_voters_elect_one_leader_and_every_replica_commits() {
-    let mut w = world(7, &[101, 102, 103], &[1]);
+    let mut w = raft_world(7, &[101, 102, 103], &[1]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (leader, epoch) = w.leader().expect("leader");
@@ -123,7 +87,7 @@ fn killing_the_leader_elects_a_new_one_through_prevote_in_the_next_epoch() {
     // a new leader every time, in the next epoch unless an election of epoch + 1 was lost.
     let mut next_epoch_wins = 0;
     for seed in 0..6 {
-        let mut w = world(seed, &[101, 102, 103], &[1]);
+        let mut w = raft_world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_checked(&mut w, &mut c, 5_000);
         let (old, epoch) = w.leader().unwrap();
@@ -184,7 +148,7 @@ fn killing_the_leader_elects_a_new_one_through_prevote_in_the_next_epoch() {
 
 #[test]
 fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_truncated() {
-    let mut w = world(11, &[101, 102, 103], &[]);
+    let mut w = raft_world(11, &[101, 102, 103], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (old, epoch) = w.leader().unwrap();
@@ -242,7 +206,7 @@ fn a_partitioned_leader_resigns_by_check_quorum_and_its_uncommitted_tail_is_trun
 
 #[test]
 fn a_new_leader_reports_no_high_watermark_until_its_own_epoch_commits() {
-    let mut w = world(3, &[101, 102, 103], &[]);
+    let mut w = raft_world(3, &[101, 102, 103], &[]);
     w.run_for(5_000);
     let (old, _) = w.leader().unwrap();
     w.kill(old).unwrap();
@@ -268,7 +232,7 @@ fn a_new_leader_reports_no_high_watermark_until_its_own_epoch_commits() {
 
 #[test]
 fn an_observer_finds_the_leader_by_fetching_any_voter_and_never_votes() {
-    let mut w = world(5, &[101, 102, 103], &[1, 2]);
+    let mut w = raft_world(5, &[101, 102, 103], &[1, 2]);
     w.run_for(5_000);
     let (leader, epoch) = w.leader().unwrap();
     for b in [1, 2] {
@@ -285,7 +249,7 @@ fn an_observer_finds_the_leader_by_fetching_any_voter_and_never_votes() {
 
 #[test]
 fn a_stopped_follower_wakes_up_prospective_and_goes_back_to_its_leader() {
-    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut w = raft_world(7, &[101, 102, 103], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (leader, epoch) = w.leader().unwrap();
@@ -311,7 +275,7 @@ fn a_stopped_follower_wakes_up_prospective_and_goes_back_to_its_leader() {
 
 #[test]
 fn a_majority_lost_means_no_leader_and_healing_restores_one() {
-    let mut w = world(9, &[101, 102, 103, 104, 105], &[]);
+    let mut w = raft_world(9, &[101, 102, 103, 104, 105], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (leader, _) = w.leader().unwrap();
@@ -336,7 +300,7 @@ fn a_majority_lost_means_no_leader_and_healing_restores_one() {
 
 #[test]
 fn the_invariant_checker_catches_a_lost_committed_entry() {
-    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut w = raft_world(7, &[101, 102, 103], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (leader, _) = w.leader().unwrap();
@@ -348,7 +312,7 @@ fn the_invariant_checker_catches_a_lost_committed_entry() {
 
 #[test]
 fn a_voter_that_voted_for_itself_restarts_as_candidate_in_the_same_epoch() {
-    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut w = raft_world(7, &[101, 102, 103], &[]);
     w.run_for(5_000);
     let (leader, epoch) = w.leader().unwrap();
     let f = [101, 102, 103].into_iter().find(|i| *i != leader).unwrap();
@@ -367,7 +331,7 @@ fn a_voter_that_voted_for_itself_restarts_as_candidate_in_the_same_epoch() {
 
 #[test]
 fn a_gracefully_stopped_leader_resigns_with_end_quorum_epoch_and_its_successor_wins_fast() {
-    let mut w = world(7, &[101, 102, 103], &[]);
+    let mut w = raft_world(7, &[101, 102, 103], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (old, epoch) = w.leader().unwrap();
@@ -404,7 +368,7 @@ fn a_gracefully_stopped_leader_resigns_with_end_quorum_epoch_and_its_successor_w
 #[test]
 fn a_graceful_leader_stop_hands_over_to_its_first_successor_and_completes_as_its_follower() {
     for seed in [7, 11, 23] {
-        let mut w = world(seed, &[101, 102, 103], &[]);
+        let mut w = raft_world(seed, &[101, 102, 103], &[]);
         let mut c = InvariantChecker::new();
         run_checked(&mut w, &mut c, 5_000);
         let (old, epoch) = w.leader().unwrap();
@@ -447,7 +411,7 @@ fn a_graceful_leader_stop_hands_over_to_its_first_successor_and_completes_as_its
 /// The only voter's graceful stop completes at once: it never resigns.
 #[test]
 fn a_single_voters_graceful_stop_completes_without_resigning() {
-    let mut w = world(3, &[101], &[]);
+    let mut w = raft_world(3, &[101], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 3_000);
     w.terminate(101).unwrap();
@@ -461,7 +425,7 @@ fn a_single_voters_graceful_stop_completes_without_resigning() {
 /// down): WARN "Graceful shutdown timed out after 5000ms".
 #[test]
 fn a_graceful_stop_times_out_after_5000ms_without_a_new_leader() {
-    let mut w = world(5, &[101, 102, 103], &[]);
+    let mut w = raft_world(5, &[101, 102, 103], &[]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 5_000);
     let (old, _) = w.leader().unwrap();
@@ -492,7 +456,7 @@ fn a_candidate_that_loses_waits_out_its_election_timeout_then_becomes_prospectiv
     // Over a few seeds, every loss is checked; at least one must happen.
     let mut lost = 0;
     for seed in 0..8 {
-        let mut w = World::new(WorldConfig::new(seed, vec![101, 102, 103], vec![1])).unwrap();
+        let mut w = world(seed, &[101, 102, 103], &[1]);
         let mut c = InvariantChecker::new();
         run_checked(&mut w, &mut c, 6_000);
         let (old, _) = w.leader().expect("a leader");
@@ -527,14 +491,7 @@ fn a_candidate_that_loses_waits_out_its_election_timeout_then_becomes_prospectiv
                     );
                 }
             }
-            let text = w
-                .node(id)
-                .unwrap()
-                .log
-                .lines()
-                .map(|l| l.message.clone())
-                .collect::<Vec<_>>()
-                .join("\n");
+            let text = messages_text(&w, id);
             assert!(!text.contains("backoff"), "seed {seed} node {id}: {text}");
             assert!(!text.contains("retries="), "seed {seed} node {id}");
         }

@@ -3,9 +3,11 @@
 //! replica behind the log start, or a new broker with an empty log, fetches the latest snapshot
 //! with FetchSnapshot and loads it.
 
+mod common;
+
+use common::{lines_containing, run_checked, tool, world_from};
 use kraft_core::invariants::InvariantChecker;
 use kraft_core::sim::{World, WorldConfig};
-use kraft_core::tools;
 
 /// A cluster that snapshots every ~4 KB of log, rolls 2 KB segments and keeps ~8 KB.
 fn small_snapshot_world(seed: u64, brokers: &[i32]) -> World {
@@ -14,35 +16,7 @@ fn small_snapshot_world(seed: u64, brokers: &[i32]) -> World {
     m.max_record_bytes_between_snapshots = 4_096;
     m.segment_bytes = 2_048;
     m.retention_bytes = Some(8_192);
-    World::new(config).expect("world")
-}
-
-fn run_checked(w: &mut World, c: &mut InvariantChecker, ms: u64) {
-    let end = w.now_ms() + ms;
-    while w.next_event_time().is_some_and(|t| t <= end) {
-        w.step();
-        if let Err(e) = c.check(w) {
-            panic!("seed {}: {e}", w.config().seed);
-        }
-    }
-}
-
-fn lines(w: &World, id: i32, pat: &str) -> Vec<String> {
-    w.node(id)
-        .unwrap()
-        .log
-        .lines()
-        .filter(|l| l.message.contains(pat))
-        .map(|l| l.to_string())
-        .collect()
-}
-
-fn tool(w: &mut World, line: &str) -> String {
-    let argv = tools::split_command_line(line);
-    match tools::run(w, &argv) {
-        Ok(out) => out,
-        Err(e) => panic!("{line}: {e}"),
-    }
+    world_from(config)
 }
 
 #[test]
@@ -59,10 +33,10 @@ fn every_node_writes_snapshots_and_the_cleaner_deletes_old_segments() {
             .collect();
         assert!(!generated.is_empty(), "node {id} has no snapshot");
         assert!(
-            !lines(&w, id, "Creating new KRaft snapshot file snapshot ").is_empty(),
+            !lines_containing(&w, id, "Creating new KRaft snapshot file snapshot ").is_empty(),
             "node {id}"
         );
-        let wrote = lines(&w, id, "Successfully wrote snapshot ");
+        let wrote = lines_containing(&w, id, "Successfully wrote snapshot ");
         assert!(
             wrote[0].contains(&format!(
                 "INFO [SnapshotEmitter id={id}] Successfully wrote snapshot 000"
@@ -71,7 +45,9 @@ fn every_node_writes_snapshots_and_the_cleaner_deletes_old_segments() {
             wrote[0]
         );
         // The reason names the configured threshold.
-        assert!(lines(&w, id, "because we have replayed at least 4096 bytes.").len() >= 2);
+        assert!(
+            lines_containing(&w, id, "because we have replayed at least 4096 bytes.").len() >= 2
+        );
         // Retention moved the log start to a snapshot and deleted the segments before it.
         assert!(log.start_offset() > 0, "node {id} never cleaned its log");
         assert_eq!(
@@ -79,8 +55,8 @@ fn every_node_writes_snapshots_and_the_cleaner_deletes_old_segments() {
             log.start_offset(),
             "node {id}: the earliest snapshot sits at the log start"
         );
-        assert!(!lines(&w, id, "Deleting segments due to log start offset").is_empty());
-        assert!(!lines(&w, id, "for deletion because the log size (").is_empty());
+        assert!(!lines_containing(&w, id, "Deleting segments due to log start offset").is_empty());
+        assert!(!lines_containing(&w, id, "for deletion because the log size (").is_empty());
         assert!(log.segment_bases()[0] <= log.start_offset());
     }
     // The files as ls shows them, and kafka-dump-log reading a snapshot.
@@ -151,16 +127,16 @@ fn a_new_broker_joining_loads_the_leaders_snapshot() {
         .id;
     w.add_broker(4).unwrap();
     run_checked(&mut w, &mut c, 15_000);
-    let fetching = lines(&w, 4, "Fetching snapshot OffsetAndEpoch[offset=");
+    let fetching = lines_containing(&w, 4, "Fetching snapshot OffsetAndEpoch[offset=");
     assert!(!fetching.is_empty(), "broker 4 never fetched a snapshot");
     assert!(
         fetching[0].contains(&format!("from Fetch response from leader {leader}")),
         "{}",
         fetching[0]
     );
-    let truncated = lines(&w, 4, "Fully truncated the log at (");
+    let truncated = lines_containing(&w, 4, "Fully truncated the log at (");
     assert_eq!(truncated.len(), 1, "{truncated:?}");
-    let loaded = lines(&w, 4, "handleLoadSnapshot(");
+    let loaded = lines_containing(&w, 4, "handleLoadSnapshot(");
     assert!(
         loaded[0].contains("INFO [MetadataLoader id=4] handleLoadSnapshot(")
             && loaded[0].contains("incrementing HandleLoadSnapshotCount to 1."),
@@ -203,8 +179,11 @@ fn a_broker_behind_the_log_start_fetches_the_snapshot_and_a_restarted_controller
     );
     w.restart(2).unwrap();
     run_checked(&mut w, &mut c, 15_000);
-    assert_eq!(lines(&w, 2, "after downloading snapshot").len(), 1);
-    assert!(lines(&w, 2, "Fetching snapshot").len() == 1);
+    assert_eq!(
+        lines_containing(&w, 2, "after downloading snapshot").len(),
+        1
+    );
+    assert!(lines_containing(&w, 2, "Fetching snapshot").len() == 1);
     let b = w.node(2).unwrap();
     assert!(b.disk.metadata_log.end_offset() > leader_start);
     // A standby controller restarting with snapshots on disk loads its latest one first.
@@ -216,14 +195,17 @@ fn a_broker_behind_the_log_start_fetches_the_snapshot_and_a_restarted_controller
     run_checked(&mut w, &mut c, 3_000);
     w.restart(standby).unwrap();
     run_checked(&mut w, &mut c, 10_000);
-    let starting = lines(&w, standby, "Starting to load snapshot ");
+    let starting = lines_containing(&w, standby, "Starting to load snapshot ");
     assert_eq!(starting.len(), 1, "{starting:?}");
     assert!(
         starting[0].contains("Previous lastCommittedOffset was -1."),
         "{}",
         starting[0]
     );
-    assert_eq!(lines(&w, standby, "Successfully loaded snapshot ").len(), 1);
+    assert_eq!(
+        lines_containing(&w, standby, "Successfully loaded snapshot ").len(),
+        1
+    );
     assert!(w.node(standby).unwrap().controller.is_some());
 }
 
@@ -231,12 +213,12 @@ fn a_broker_behind_the_log_start_fetches_the_snapshot_and_a_restarted_controller
 fn the_time_trigger_snapshots_after_the_interval_without_enough_bytes() {
     let mut config = WorldConfig::new(11, vec![101], vec![]);
     config.quorum.metadata_log.max_snapshot_interval_ms = 60_000;
-    let mut w = World::new(config).expect("world");
+    let mut w = world_from(config);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 59_000);
-    assert!(lines(&w, 101, "Creating new KRaft snapshot").is_empty());
+    assert!(lines_containing(&w, 101, "Creating new KRaft snapshot").is_empty());
     run_checked(&mut w, &mut c, 2_000);
-    let made = lines(&w, 101, "Creating new KRaft snapshot file snapshot ");
+    let made = lines_containing(&w, 101, "Creating new KRaft snapshot file snapshot ");
     assert_eq!(made.len(), 1, "{made:?}");
     assert!(
         made[0].contains("because we have waited at least 1 minute(s)."),

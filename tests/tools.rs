@@ -1,47 +1,18 @@
 //! The lecturer's tools: kafka-metadata-quorum, kafka-topics, kafka-dump-log and the shell
 //! helpers, checked line by line against the real tools' layouts.
 
+mod common;
+
+use common::{controller_summary, example2, example4, messages_text, tool, tool_err};
 use kraft_core::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
 };
-use kraft_core::sim::{World, WorldConfig};
-use kraft_core::tools::{self, ToolError};
+use kraft_core::sim::World;
+use kraft_core::tools;
 
 const QUORUM: &str = "kafka-metadata-quorum.sh --bootstrap-server localhost:9092";
 const TOPICS: &str = "kafka-topics.sh --bootstrap-server localhost:9092";
 const SEGMENT: &str = "__cluster_metadata-0/00000000000000000000.log";
-
-fn run(w: &mut World, line: &str) -> Result<String, ToolError> {
-    tools::run(w, &tools::split_command_line(line))
-}
-
-fn ok(w: &mut World, line: &str) -> String {
-    match run(w, line) {
-        Ok(s) => s,
-        Err(e) => panic!("`{line}` failed:\n{e}"),
-    }
-}
-
-fn err(w: &mut World, line: &str) -> ToolError {
-    match run(w, line) {
-        Ok(s) => panic!("`{line}` should fail, printed:\n{s}"),
-        Err(e) => e,
-    }
-}
-
-/// Example 2's cluster: controllers 101, 102, 103 and broker 1.
-fn example2() -> World {
-    let mut w = World::new(WorldConfig::new(7, vec![101, 102, 103], vec![1])).unwrap();
-    w.run_for(10_000);
-    w
-}
-
-/// Example 4's cluster: controller 100 and brokers 1, 2, 3.
-fn example4() -> World {
-    let mut w = World::new(WorldConfig::new(7, vec![100], vec![1, 2, 3])).unwrap();
-    w.run_for(10_000);
-    w
-}
 
 /// A field of a `key: value key: value` line.
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
@@ -58,7 +29,7 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 #[test]
 fn describe_status_pads_labels_to_24_and_lists_voters_and_observers() {
     let mut w = example2();
-    let out = ok(&mut w, &format!("{QUORUM} describe --status"));
+    let out = tool(&mut w, &format!("{QUORUM} describe --status"));
     let lines: Vec<&str> = out.lines().collect();
     let labels = [
         "ClusterId:",
@@ -118,7 +89,7 @@ fn describe_status_pads_labels_to_24_and_lists_voters_and_observers() {
     let hw: i64 = lines[3][24..].parse().unwrap();
     assert!(hw > 10);
     // The same through the controller listener.
-    let again = ok(
+    let again = tool(
         &mut w,
         "kafka-metadata-quorum.sh --bootstrap-controller localhost:9093 describe --status",
     );
@@ -128,7 +99,7 @@ fn describe_status_pads_labels_to_24_and_lists_voters_and_observers() {
 #[test]
 fn describe_replication_is_a_tab_padded_table_leader_first() {
     let mut w = example2();
-    let out = ok(&mut w, &format!("{QUORUM} describe --replication"));
+    let out = tool(&mut w, &format!("{QUORUM} describe --replication"));
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), 5, "{out}");
     for r in &rows {
@@ -168,7 +139,7 @@ fn describe_replication_is_a_tab_padded_table_leader_first() {
     let now = kraft_core::common::clock::to_epoch_ms(w.now_ms()).to_string();
     assert_eq!(rows[1][4].trim_end(), now);
     assert_eq!(rows[1][5].trim_end(), now);
-    let human = ok(
+    let human = tool(
         &mut w,
         &format!("{QUORUM} describe --replication --human-readable"),
     );
@@ -184,7 +155,7 @@ fn describe_with_no_leader_times_out_like_the_admin_client() {
         w.kill(id).unwrap();
     }
     let before = w.now_ms();
-    let e = err(&mut w, &format!("{QUORUM} describe --status"));
+    let e = tool_err(&mut w, &format!("{QUORUM} describe --status"));
     assert!(
         w.now_ms() >= before + 30_000,
         "the tool waited for a leader"
@@ -201,46 +172,11 @@ fn describe_waits_for_an_election_after_the_leader_dies() {
     let mut w = example2();
     let (old, epoch) = w.leader().unwrap();
     w.kill(old).unwrap();
-    let out = ok(&mut w, &format!("{QUORUM} describe --status"));
+    let out = tool(&mut w, &format!("{QUORUM} describe --status"));
     let leader: i32 = out.lines().nth(1).unwrap()[24..].parse().unwrap();
     let new_epoch: i32 = out.lines().nth(2).unwrap()[24..].parse().unwrap();
     assert_ne!(leader, old);
     assert!(new_epoch > epoch);
-}
-
-#[test]
-fn metadata_quorum_argument_errors() {
-    let mut w = example2();
-    let e = err(&mut w, "kafka-metadata-quorum.sh describe --status");
-    assert!(
-        e.message.starts_with("usage: kafka-metadata-quorum "),
-        "{e}"
-    );
-    assert!(e.message.ends_with(
-        "kafka-metadata-quorum: error: one of the arguments --bootstrap-server --bootstrap-controller is required\n"
-    ));
-    let e = err(&mut w, &format!("{QUORUM} describe"));
-    assert_eq!(
-        e.message,
-        "One of --status or --replication must be specified with describe sub-command\n"
-    );
-    let e = err(&mut w, &format!("{QUORUM} describe --status --replication"));
-    assert_eq!(
-        e.message,
-        "Only one of --status or --replication should be specified with describe sub-command\n"
-    );
-    let e = err(
-        &mut w,
-        &format!("{QUORUM} describe --status --human-readable"),
-    );
-    assert_eq!(
-        e.message,
-        "The option --human-readable is only supported along with --replication\n"
-    );
-    let e = err(&mut w, &format!("{QUORUM} describe --foo"));
-    assert!(e
-        .message
-        .ends_with("kafka-metadata-quorum: error: unrecognized arguments: '--foo'\n"));
 }
 
 // ----- kafka-topics -----
@@ -248,12 +184,12 @@ fn metadata_quorum_argument_errors() {
 #[test]
 fn create_describe_list_delete_on_example4() {
     let mut w = example4();
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
     );
     assert_eq!(out, "Created topic orders.\n");
-    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{TOPICS} --describe --topic orders"));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
     let header: Vec<&str> = lines[0].split('\t').collect();
@@ -280,22 +216,25 @@ fn create_describe_list_delete_on_example4() {
     assert_eq!(p[7], "LastKnownElr: ");
     assert_eq!(p.len(), 8);
 
-    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "orders\n");
-    ok(&mut w, &format!("{TOPICS} --create --topic payments"));
+    assert_eq!(tool(&mut w, &format!("{TOPICS} --list")), "orders\n");
+    tool(&mut w, &format!("{TOPICS} --create --topic payments"));
     assert_eq!(
-        ok(&mut w, &format!("{TOPICS} --list")),
+        tool(&mut w, &format!("{TOPICS} --list")),
         "orders\npayments\n"
     );
     assert_eq!(
-        ok(&mut w, &format!("{TOPICS} --list --topic pay.*")),
+        tool(&mut w, &format!("{TOPICS} --list --topic pay.*")),
         "payments\n"
     );
-    assert_eq!(ok(&mut w, &format!("{TOPICS} --delete --topic orders")), "");
-    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "payments\n");
-    let e = err(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    assert_eq!(
+        tool(&mut w, &format!("{TOPICS} --delete --topic orders")),
+        ""
+    );
+    assert_eq!(tool(&mut w, &format!("{TOPICS} --list")), "payments\n");
+    let e = tool_err(&mut w, &format!("{TOPICS} --describe --topic orders"));
     assert_eq!(e.message, "Topic 'orders' does not exist as expected\n");
     assert_eq!(
-        ok(
+        tool(
             &mut w,
             &format!("{TOPICS} --describe --topic orders --if-exists")
         ),
@@ -306,17 +245,17 @@ fn create_describe_list_delete_on_example4() {
 #[test]
 fn a_frozen_broker_leaves_the_isr() {
     let mut w = example4();
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
     );
     w.stop(3).unwrap();
     w.run_for(15_000);
-    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{TOPICS} --describe --topic orders"));
     let line = out.lines().nth(1).unwrap();
     let isr = line.split('\t').nth(5).unwrap();
     assert!(!isr.contains('3'), "{out}");
-    let grep = ok(&mut w, "grep Fencing 100/controller.log");
+    let grep = tool(&mut w, "grep Fencing 100/controller.log");
     assert!(grep.contains("Fencing broker 3 at epoch"), "{grep}");
     assert!(grep.lines().all(|l| l.starts_with("[2024-")), "{grep}");
 }
@@ -324,11 +263,11 @@ fn a_frozen_broker_leaves_the_isr() {
 #[test]
 fn topic_configs_and_cluster_defaults_are_shown() {
     let mut w = example2();
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 3 --config retention.ms=1000"),
     );
-    let out = ok(&mut w, &format!("{TOPICS} --describe"));
+    let out = tool(&mut w, &format!("{TOPICS} --describe"));
     let header = out.lines().next().unwrap();
     let configs = header.split("\tConfigs: ").nth(1).unwrap();
     let mut names: Vec<&str> = configs.split(',').collect();
@@ -343,8 +282,8 @@ fn topic_configs_and_cluster_defaults_are_shown() {
 #[test]
 fn topic_errors_print_like_topic_command() {
     let mut w = example2();
-    ok(&mut w, &format!("{TOPICS} --create --topic orders"));
-    let e = err(&mut w, &format!("{TOPICS} --create --topic orders"));
+    tool(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --create --topic orders"));
     let lines: Vec<&str> = e.message.lines().collect();
     assert_eq!(
         lines[0],
@@ -356,14 +295,14 @@ fn topic_errors_print_like_topic_command() {
     ));
     assert_eq!(lines[2], " (org.apache.kafka.tools.TopicCommand)");
     assert_eq!(
-        ok(
+        tool(
             &mut w,
             &format!("{TOPICS} --create --topic orders --if-not-exists")
         ),
         ""
     );
 
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic big --replication-factor 3"),
     );
@@ -374,49 +313,49 @@ fn topic_errors_print_like_topic_command() {
         .message
         .contains("ERROR org.apache.kafka.common.errors.InvalidReplicationFactorException: "));
 
-    let e = err(&mut w, &format!("{TOPICS} --foo"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --foo"));
     assert!(e
         .message
         .starts_with("Error while executing topic command : foo is not a recognized option\n"));
     assert!(e
         .message
         .contains("ERROR joptsimple.UnrecognizedOptionException: foo is not a recognized option"));
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions x"),
     );
     assert!(e
         .message
         .contains("Cannot parse argument 'x' of option partitions"));
-    let e = err(&mut w, &format!("{TOPICS} --create --partitions 1"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --create --partitions 1"));
     assert_eq!(e.message, "Missing required argument \"[topic]\"\n");
-    let e = err(&mut w, &format!("{TOPICS} --list --create --topic t"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --list --create --topic t"));
     assert!(e
         .message
         .starts_with("Command must include exactly one action"));
-    let e = err(&mut w, "kafka-topics.sh --list");
+    let e = tool_err(&mut w, "kafka-topics.sh --list");
     assert_eq!(e.message, "--bootstrap-server must be specified\n");
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions 0"),
     );
     assert_eq!(e.message, "The partitions must be greater than 0\n");
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --config nope=1"),
     );
     assert!(e
         .message
         .starts_with("Error while executing topic command : Unknown topic config name: nope\n"));
-    let e = err(&mut w, &format!("{TOPICS} --delete --topic nope"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --delete --topic nope"));
     assert_eq!(e.message, "Topic 'nope' does not exist as expected\n");
-    let out = ok(&mut w, &format!("{TOPICS} --create --topic a.b"));
+    let out = tool(&mut w, &format!("{TOPICS} --create --topic a.b"));
     assert!(out.starts_with("WARNING: Due to limitations in metric names"));
     assert!(out.ends_with("Created topic a.b.\n"));
 }
 
 fn topic_names(w: &mut World) -> Vec<String> {
-    ok(w, &format!("{TOPICS} --list"))
+    tool(w, &format!("{TOPICS} --list"))
         .lines()
         .map(str::to_string)
         .collect()
@@ -448,7 +387,7 @@ fn create_topics_validates_configs_and_sizes_as_kafka() {
             "Invalid value 0 for configuration compression.gzip.level: Value must be between 1 and 9 or equal to -1",
         ),
     ] {
-        let e = err(&mut w, &format!("{TOPICS} --create --topic t --config {config}"));
+        let e = tool_err(&mut w, &format!("{TOPICS} --create --topic t --config {config}"));
         assert!(
             e.message.starts_with(&format!(
                 "Error while executing topic command : {message}\n"
@@ -491,7 +430,7 @@ fn create_topics_validates_configs_and_sizes_as_kafka() {
         other => panic!("{other:?}"),
     }
     // validateTotalNumberOfPartitions, then the BoundedList of 10,000 records.
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions 100000"),
     );
@@ -501,32 +440,25 @@ fn create_topics_validates_configs_and_sizes_as_kafka() {
     assert!(e
         .message
         .contains("ERROR org.apache.kafka.common.errors.PolicyViolationException: "));
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions 10000 --replication-factor 1"),
     );
     assert!(e.message.starts_with(
         "Error while executing topic command : Unable to perform excessively large batch operation.\n"
     ), "{}", e.message);
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions 3000000000"),
     );
     assert!(e
         .message
         .contains("Cannot parse argument '3000000000' of option partitions"));
-    let log = w
-        .node(active)
-        .unwrap()
-        .log
-        .lines()
-        .map(|l| l.message.clone())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let log = messages_text(&w, active);
     assert!(log.contains("createTopics: event failed with BoundedListTooLongException (treated as PolicyViolationException) in "), "{log}");
     // Nothing of the failed requests was written; a valid one still is.
     assert!(!topic_names(&mut w).iter().any(|t| t == "t" || t == "raw"));
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic t --partitions 2 --config retention.ms=-1"),
     );
@@ -537,10 +469,10 @@ fn create_retries_against_the_new_active_controller() {
     let mut w = example2();
     let old = w.active_controller().unwrap();
     w.kill(old).unwrap();
-    let out = ok(&mut w, &format!("{TOPICS} --create --topic payments"));
+    let out = tool(&mut w, &format!("{TOPICS} --create --topic payments"));
     assert_eq!(out, "Created topic payments.\n");
     assert_ne!(w.active_controller(), Some(old));
-    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "payments\n");
+    assert_eq!(tool(&mut w, &format!("{TOPICS} --list")), "payments\n");
 }
 
 #[test]
@@ -549,7 +481,7 @@ fn create_without_a_quorum_times_out() {
     w.kill(101).unwrap();
     w.kill(102).unwrap();
     w.kill(103).unwrap();
-    let e = err(&mut w, &format!("{TOPICS} --create --topic t"));
+    let e = tool_err(&mut w, &format!("{TOPICS} --create --topic t"));
     assert!(e.message.starts_with(
         "Error while executing topic command : Timed out waiting for a node assignment. Call: createTopics\n"
     ), "{e}");
@@ -561,7 +493,7 @@ fn create_without_a_quorum_times_out() {
 // ----- kafka-dump-log -----
 
 fn dump(w: &mut World, node: i32) -> String {
-    ok(
+    tool(
         w,
         &format!("kafka-dump-log.sh --cluster-metadata-decoder --files {node}/{SEGMENT}"),
     )
@@ -570,7 +502,7 @@ fn dump(w: &mut World, node: i32) -> String {
 #[test]
 fn dump_log_prints_batches_with_real_sizes_positions_and_crcs() {
     let mut w = example2();
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 3"),
     );
@@ -624,7 +556,7 @@ fn dump_log_prints_batches_with_real_sizes_positions_and_crcs() {
         .find(|l| l.contains("\"type\":\"TOPIC_RECORD\""))
         .unwrap();
     assert!(topic_line.contains(" keySize: -1 valueSize: 27 sequence: -1 headerKeys: [] payload: {\"type\":\"TOPIC_RECORD\",\"version\":0,\"data\":{\"name\":\"orders\",\"topicId\":\""));
-    let described = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let described = tool(&mut w, &format!("{TOPICS} --describe --topic orders"));
     let id = described
         .split("TopicId: ")
         .nth(1)
@@ -669,7 +601,7 @@ fn dump_log_crcs_are_stable_and_equal_on_every_replica() {
 #[test]
 fn dump_log_errors_and_options() {
     let mut w = example2();
-    let e = err(
+    let e = tool_err(
         &mut w,
         "kafka-dump-log.sh --cluster-metadata-decoder --files 101/__cluster_metadata-0/00000000000000000099.log",
     );
@@ -681,18 +613,18 @@ fn dump_log_errors_and_options() {
         e.message,
         "101/__cluster_metadata-0/00000000000000000099.log\njava.nio.file.NoSuchFileException: 101/__cluster_metadata-0/00000000000000000099.log\n"
     );
-    let e = err(&mut w, &format!("kafka-dump-log.sh --files 999/{SEGMENT}"));
+    let e = tool_err(&mut w, &format!("kafka-dump-log.sh --files 999/{SEGMENT}"));
     assert!(e.message.contains("NoSuchFileException: 999/"));
-    let e = err(&mut w, "kafka-dump-log.sh --foo");
+    let e = tool_err(&mut w, "kafka-dump-log.sh --foo");
     assert_eq!(
         e.message,
         "foo is not a recognized option\njoptsimple.UnrecognizedOptionException: foo is not a recognized option\n"
     );
-    let e = err(&mut w, "kafka-dump-log.sh --cluster-metadata-decoder");
+    let e = tool_err(&mut w, "kafka-dump-log.sh --cluster-metadata-decoder");
     assert_eq!(e.message, "Missing required argument \"[files]\"\n");
 
     // Several files, comma-separated.
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!(
             "kafka-dump-log.sh --cluster-metadata-decoder --files 101/{SEGMENT},102/{SEGMENT}"
@@ -707,13 +639,13 @@ fn dump_log_errors_and_options() {
         ]
     );
     // Without a decoder: batch lines only.
-    let shallow = ok(&mut w, &format!("kafka-dump-log.sh --files 101/{SEGMENT}"));
+    let shallow = tool(&mut w, &format!("kafka-dump-log.sh --files 101/{SEGMENT}"));
     assert!(shallow
         .lines()
         .skip(2)
         .all(|l| l.starts_with("baseOffset: ")));
     // --skip-record-metadata prints "| payload: ..." only.
-    let skip = ok(
+    let skip = tool(
         &mut w,
         &format!("kafka-dump-log.sh --cluster-metadata-decoder --skip-record-metadata --files 101/{SEGMENT}"),
     );
@@ -727,38 +659,38 @@ fn dump_log_errors_and_options() {
 #[test]
 fn ls_cat_grep_tail_over_a_node() {
     let mut w = example2();
-    let out = ok(&mut w, "ls 101/__cluster_metadata-0");
+    let out = tool(&mut w, "ls 101/__cluster_metadata-0");
     assert_eq!(
         out,
         "00000000000000000000-0000000000.checkpoint\n00000000000000000000.index\n00000000000000000000.log\n00000000000000000000.timeindex\nleader-epoch-checkpoint\npartition.metadata\nquorum-state\n"
     );
-    let root = ok(&mut w, "ls 101");
+    let root = tool(&mut w, "ls 101");
     assert!(root.contains("__cluster_metadata-0\n") && root.contains("server.log\n"));
-    let e = err(&mut w, "ls 101/nope");
+    let e = tool_err(&mut w, "ls 101/nope");
     assert_eq!(
         e.message,
         "ls: cannot access '101/nope': No such file or directory\n"
     );
-    let e = err(&mut w, "ls 7/__cluster_metadata-0");
+    let e = tool_err(&mut w, "ls 7/__cluster_metadata-0");
     assert_eq!(
         e.message,
         "ls: cannot access '7/__cluster_metadata-0': No such file or directory\n"
     );
 
     let (leader, epoch) = w.leader().unwrap();
-    let qs = ok(&mut w, "cat 101/__cluster_metadata-0/quorum-state");
+    let qs = tool(&mut w, "cat 101/__cluster_metadata-0/quorum-state");
     assert!(qs.starts_with(&format!("{{\"leaderId\":{leader},\"leaderEpoch\":{epoch},")));
     assert!(qs.contains("\"data_version\":1}"));
-    let e = err(&mut w, "cat 101/__cluster_metadata-0/nope");
+    let e = tool_err(&mut w, "cat 101/__cluster_metadata-0/nope");
     assert_eq!(
         e.message,
         "cat: 101/__cluster_metadata-0/nope: No such file or directory\n"
     );
-    let e = err(&mut w, "cat 101/__cluster_metadata-0");
+    let e = tool_err(&mut w, "cat 101/__cluster_metadata-0");
     assert_eq!(e.message, "cat: 101/__cluster_metadata-0: Is a directory\n");
 
-    let all = ok(&mut w, "grep Replayed 101/controller.log");
-    let count = ok(&mut w, "grep -c Replayed 101/controller.log");
+    let all = tool(&mut w, "grep Replayed 101/controller.log");
+    let count = tool(&mut w, "grep -c Replayed 101/controller.log");
     assert_eq!(count, format!("{}\n", all.lines().count()));
     assert!(all.lines().count() > 5);
     for l in all.lines() {
@@ -766,17 +698,20 @@ fn ls_cat_grep_tail_over_a_node() {
         assert!(l.ends_with(")"));
     }
     // Raft lines are in server.log, not controller.log.
-    assert_eq!(ok(&mut w, "grep -c RaftManager 101/controller.log"), "0\n");
-    assert!(ok(&mut w, "grep -c RaftManager 101/server.log") != "0\n");
+    assert_eq!(
+        tool(&mut w, "grep -c RaftManager 101/controller.log"),
+        "0\n"
+    );
+    assert!(tool(&mut w, "grep -c RaftManager 101/server.log") != "0\n");
 
-    let tail = ok(&mut w, "tail -n 2 1/server.log");
+    let tail = tool(&mut w, "tail -n 2 1/server.log");
     assert_eq!(tail.lines().count(), 2);
-    let whole = ok(&mut w, "cat 1/server.log");
+    let whole = tool(&mut w, "cat 1/server.log");
     assert!(whole.ends_with(&tail));
-    assert_eq!(ok(&mut w, "tail -3 1/server.log").lines().count(), 3);
-    assert_eq!(ok(&mut w, "head -n 1 1/server.log").lines().count(), 1);
+    assert_eq!(tool(&mut w, "tail -3 1/server.log").lines().count(), 3);
+    assert_eq!(tool(&mut w, "head -n 1 1/server.log").lines().count(), 1);
 
-    let e = err(&mut w, "frobnicate 1");
+    let e = tool_err(&mut w, "frobnicate 1");
     assert_eq!(e.message, "frobnicate: command not found\n");
     assert_eq!(e.exit_code, 127);
 }
@@ -787,19 +722,19 @@ fn create_retries_when_a_partitioned_controller_answers_not_controller() {
     let old = w.active_controller().unwrap();
     let others: Vec<i32> = w.node_ids().into_iter().filter(|i| *i != old).collect();
     w.partition(&[vec![old], others]).unwrap();
-    let out = ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    let out = tool(&mut w, &format!("{TOPICS} --create --topic orders"));
     assert_eq!(out, "Created topic orders.\n");
     let now_active = w.active_controller().unwrap();
     assert_ne!(now_active, old);
-    assert_eq!(ok(&mut w, &format!("{TOPICS} --list")), "orders\n");
-    let replayed = ok(
+    assert_eq!(tool(&mut w, &format!("{TOPICS} --list")), "orders\n");
+    let replayed = tool(
         &mut w,
         &format!("grep -c \"Replayed TopicRecord for topic orders\" {now_active}/controller.log"),
     );
     assert_eq!(replayed, "1\n");
     // The first try reached the old controller, which replayed the records before losing the
     // leadership and answering NOT_CONTROLLER.
-    let first = ok(
+    let first = tool(
         &mut w,
         &format!("grep -c \"Replayed TopicRecord for topic orders\" {old}/controller.log"),
     );
@@ -813,7 +748,7 @@ const CONFIGS: &str = "kafka-configs.sh --bootstrap-server localhost:9092";
 /// Example 4's cluster with topic `orders` (1 partition, 3 replicas).
 fn example4_with_orders() -> World {
     let mut w = example4();
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 1 --replication-factor 3"),
     );
@@ -823,12 +758,12 @@ fn example4_with_orders() -> World {
 #[test]
 fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
     let mut w = example4_with_orders();
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --entity-type topics --entity-name orders --add-config retention.ms=1000,min.insync.replicas=2"),
     );
     assert_eq!(out, "Completed updating config for topic orders.\n");
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --describe --entity-type topics --entity-name orders"),
     );
@@ -839,12 +774,12 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
          \x20 retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}\n"
     );
     // --topic is the shorthand; values are shown as parsed; a broker default follows.
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config segment.bytes=2000000,cleanup.policy=[compact,delete]"),
     );
     assert_eq!(out, "Completed updating config for topic orders.\n");
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
     assert_eq!(
@@ -857,7 +792,7 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
     );
 
     // The records replayed on the controller and reached the brokers' MetadataImage.
-    let grep = ok(
+    let grep = tool(
         &mut w,
         "grep -c \"Replayed ConfigRecord for ConfigResource(type=TOPIC, name='orders') which set configuration retention.ms to 1000\" 100/controller.log",
     );
@@ -876,7 +811,7 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
         );
     }
     // kafka-topics --describe shows the overrides.
-    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{TOPICS} --describe --topic orders"));
     let configs = out
         .lines()
         .next()
@@ -898,19 +833,19 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
     );
 
     // --delete-config takes the overrides away again.
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --delete-config retention.ms,segment.bytes,cleanup.policy"),
     );
     assert_eq!(out, "Completed updating config for topic orders.\n");
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert_eq!(out.lines().count(), 2, "{out}");
     assert!(out
         .lines()
         .nth(1)
         .unwrap()
         .starts_with("  min.insync.replicas=2 "));
-    let grep = ok(
+    let grep = tool(
         &mut w,
         "grep -c \"which removed configuration retention.ms\" 100/controller.log",
     );
@@ -923,7 +858,7 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
         "orders".to_string(),
         "retention.ms".to_string()
     )));
-    let out = ok(&mut w, &format!("{TOPICS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{TOPICS} --describe --topic orders"));
     assert!(
         out.lines()
             .next()
@@ -936,12 +871,12 @@ fn configs_alter_then_describe_shows_dynamic_topic_configs_with_synonyms() {
 #[test]
 fn configs_describe_all_topics_and_missing_topics() {
     let mut w = example4_with_orders();
-    ok(&mut w, &format!("{TOPICS} --create --topic payments"));
-    ok(
+    tool(&mut w, &format!("{TOPICS} --create --topic payments"));
+    tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic payments --add-config max.message.bytes=2000"),
     );
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --describe --entity-type topics"),
     );
@@ -961,20 +896,20 @@ fn configs_describe_all_topics_and_missing_topics() {
         "Dynamic configs for topic payments are:\n  max.message.bytes=2000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:max.message.bytes=2000, DEFAULT_CONFIG:message.max.bytes=1048588}\n"
     ), "{out}");
     assert_eq!(out.lines().count(), 3, "{out}");
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic nope"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic nope"));
     assert_eq!(
         out,
         "The topic 'nope' doesn't exist and doesn't have dynamic config.\n"
     );
     // A topic without overrides has an empty block.
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert_eq!(out, "Dynamic configs for topic orders are:\n");
 }
 
 #[test]
 fn configs_errors_print_like_config_command() {
     let mut w = example4_with_orders();
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --entity-type topics --entity-name orders"),
     );
@@ -983,22 +918,22 @@ fn configs_errors_print_like_config_command() {
         "Command must include exactly one action: --describe, --alter\n"
     );
     assert_eq!(e.exit_code, 1);
-    let e = err(&mut w, "kafka-configs.sh --describe --topic orders");
+    let e = tool_err(&mut w, "kafka-configs.sh --describe --topic orders");
     assert_eq!(
         e.message,
         "Either --bootstrap-server or --bootstrap-controller must be specified.\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --describe --topic orders --foo"),
     );
     assert_eq!(e.message, "foo is not a recognized option\n");
-    let e = err(&mut w, &format!("{CONFIGS} --alter --topic orders"));
+    let e = tool_err(&mut w, &format!("{CONFIGS} --alter --topic orders"));
     assert_eq!(
         e.message,
         "At least one of --add-config, --add-config-file, or --delete-config must be specified with --alter\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms"),
     );
@@ -1006,7 +941,7 @@ fn configs_errors_print_like_config_command() {
         e.message,
         "Invalid entity config: all configs to be added must be in the format \"key=val\" or  \"key=[val1,val2]\" to group values which contain commas.\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --entity-type brokers --entity-name 1 --add-config log.retention.ms=1"),
     );
@@ -1015,7 +950,7 @@ fn configs_errors_print_like_config_command() {
         "{e}"
     );
     assert_eq!(e.exit_code, 1);
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --describe --entity-type widgets --entity-name x"),
     );
@@ -1023,7 +958,7 @@ fn configs_errors_print_like_config_command() {
         e.message,
         "Invalid entity type widgets, the entity type must be one of broker-loggers, topics, clients, users, brokers, ips, client-metrics, groups with a --bootstrap-server or --bootstrap-controller argument\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --entity-type topics --add-config retention.ms=1"),
     );
@@ -1031,7 +966,7 @@ fn configs_errors_print_like_config_command() {
         e.message,
         "An entity name must be specified with --alter of topics\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --describe --topic orders --add-config retention.ms=1"),
     );
@@ -1039,7 +974,7 @@ fn configs_errors_print_like_config_command() {
         e.message,
         "Option \"[describe]\" can't be used with option \"[add-config]\"\n"
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --describe --entity-name orders --topic orders"),
     );
@@ -1050,13 +985,13 @@ fn configs_errors_print_like_config_command() {
 
     // Unknown config name: INVALID_CONFIG from the controller.
     let args = "--bootstrap-server localhost:9092 --alter --topic orders --add-config nope=1";
-    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    let e = tool_err(&mut w, &format!("kafka-configs.sh {args}"));
     assert_eq!(
         e.message,
         format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Unknown topic config name: nope\n")
     );
     // A value that does not parse.
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=abc"),
     );
@@ -1064,20 +999,20 @@ fn configs_errors_print_like_config_command() {
         "java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.InvalidConfigurationException: Invalid value abc for configuration retention.ms: Not a number of type LONG\n"
     ), "{e}");
     // Deleting a config that is not set: the tool's own check.
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --delete-config retention.ms,segment.ms"),
     );
     assert_eq!(e.message, "Invalid config(s): retention.ms,segment.ms\n");
     // An unknown topic: describeConfigs fails first.
     let args = "--bootstrap-server localhost:9092 --alter --topic nope --add-config retention.ms=1";
-    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    let e = tool_err(&mut w, &format!("kafka-configs.sh {args}"));
     assert_eq!(
         e.message,
         format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.\n")
     );
     // Nothing failed was written.
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert_eq!(out, "Dynamic configs for topic orders are:\n");
     // The console knows the tool.
     assert!(tools::COMMANDS.contains(&"kafka-configs.sh"));
@@ -1134,11 +1069,11 @@ fn configs_controller_rejects_unknown_topics_with_kafkas_message() {
 #[test]
 fn configs_survive_a_kill_of_the_active_controller() {
     let mut w = example2();
-    ok(
+    tool(
         &mut w,
         &format!("{TOPICS} --create --topic orders --partitions 3"),
     );
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=1000"),
     );
@@ -1148,54 +1083,47 @@ fn configs_survive_a_kill_of_the_active_controller() {
     w.run_until(30_000, |w| w.active_controller().is_some());
     let new = w.active_controller().unwrap();
     assert_ne!(new, old);
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert_eq!(
         out,
         "Dynamic configs for topic orders are:\n  retention.ms=1000 sensitive=false synonyms={DYNAMIC_TOPIC_CONFIG:retention.ms=1000}\n"
     );
-    let state = w
-        .node(new)
-        .unwrap()
-        .controller
-        .as_ref()
-        .unwrap()
-        .state
-        .summary();
+    let state = controller_summary(&w, new);
     assert!(
         state.contains("config 2 'orders' retention.ms=1000"),
         "{state}"
     );
     // The new active controller takes alters too.
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=2000"),
     );
     assert_eq!(out, "Completed updating config for topic orders.\n");
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert!(out.contains("  retention.ms=2000 "), "{out}");
 }
 
 #[test]
 fn configs_alter_retries_on_not_controller_and_times_out_without_a_quorum() {
     let mut w = example2();
-    ok(&mut w, &format!("{TOPICS} --create --topic orders"));
+    tool(&mut w, &format!("{TOPICS} --create --topic orders"));
     let old = w.active_controller().unwrap();
     let others: Vec<i32> = w.node_ids().into_iter().filter(|i| *i != old).collect();
     w.partition(&[vec![old], others]).unwrap();
-    let out = ok(
+    let out = tool(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=1000"),
     );
     assert_eq!(out, "Completed updating config for topic orders.\n");
     let now_active = w.active_controller().unwrap();
     assert_ne!(now_active, old);
-    let out = ok(&mut w, &format!("{CONFIGS} --describe --topic orders"));
+    let out = tool(&mut w, &format!("{CONFIGS} --describe --topic orders"));
     assert!(out.contains("  retention.ms=1000 "), "{out}");
     // The first try reached the old controller, which replayed the record before losing the
     // leadership and answering NOT_CONTROLLER.
     let replayed = "Replayed ConfigRecord for ConfigResource(type=TOPIC, name='orders') which set configuration retention.ms to 1000";
     for id in [old, now_active] {
-        let n = ok(
+        let n = tool(
             &mut w,
             &format!("grep -c \"{replayed}\" {id}/controller.log"),
         );
@@ -1207,12 +1135,12 @@ fn configs_alter_retries_on_not_controller_and_times_out_without_a_quorum() {
         w.kill(id).unwrap();
     }
     let args = "--bootstrap-server localhost:9092 --describe --topic orders";
-    let e = err(&mut w, &format!("kafka-configs.sh {args}"));
+    let e = tool_err(&mut w, &format!("kafka-configs.sh {args}"));
     assert_eq!(
         e.message,
         format!("Error while executing config command with args '{args}'\njava.util.concurrent.ExecutionException: org.apache.kafka.common.errors.TimeoutException: Timed out waiting for a node assignment. Call: listTopics\n")
     );
-    let e = err(
+    let e = tool_err(
         &mut w,
         &format!("{CONFIGS} --alter --topic orders --add-config retention.ms=5"),
     );

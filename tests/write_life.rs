@@ -2,13 +2,16 @@
 //! three-controller cluster, its ten steps in order, the linger, the followers' fetches before
 //! the high watermark, the high watermark before handleCommit and completeUpTo.
 
-use kraft_core::common::message::controller::{ControllerRequest, CreatableTopic};
+mod common;
+
+use common::{topic, world};
+use kraft_core::common::message::controller::ControllerRequest;
 use kraft_core::controller::write_life::WriteLife;
-use kraft_core::sim::{World, WorldConfig};
+use kraft_core::sim::World;
 
 /// The active controller's lives after creating `payments` (and 2 s more).
 fn created_topic_life(seed: u64) -> (World, WriteLife) {
-    let mut w = World::new(WorldConfig::new(seed, vec![101, 102, 103], vec![1])).expect("world");
+    let mut w = world(seed, &[101, 102, 103], &[1]);
     w.run_for(5_000);
     let active = w
         .active_controller()
@@ -17,12 +20,7 @@ fn created_topic_life(seed: u64) -> (World, WriteLife) {
         .admin_send(
             active,
             ControllerRequest::CreateTopics {
-                topics: vec![CreatableTopic {
-                    name: "payments".into(),
-                    num_partitions: 1,
-                    replication_factor: 1,
-                    configs: Vec::new(),
-                }],
+                topics: vec![topic("payments", 1, 1)],
             },
         )
         .expect("sent");
