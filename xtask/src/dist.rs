@@ -1,4 +1,5 @@
-//! Builds the page into `dist/`: the wasm build, wasm-bindgen's JS glue, `index.html` and `assets/`.
+//! Builds the page into `dist/`: the wasm build, wasm-bindgen's JS glue, `index.html`, `assets/`
+//! and the stylesheet bundled from `assets/css/` (see [`crate::css`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,8 +56,19 @@ pub fn build_with_names(names: bool) -> Result<PathBuf> {
     let root = root_dir();
     std::fs::copy(root.join("index.html"), dist.join("index.html"))
         .map_err(|e| format!("cannot copy index.html: {e}"))?;
-    copy_dir(&root.join("assets"), &dist.join("assets"))?;
+    // The stylesheet's parts are bundled into one file, not copied.
+    copy_dir(
+        &root.join("assets"),
+        &dist.join("assets"),
+        &root.join(crate::css::SOURCE_DIR),
+    )?;
+    let (css_files, css_bytes) = crate::css::write(&root, &dist)?;
     let (raw, br, gz) = crate::compress::precompress(&dist, &dist.join("kraft_web_bg.wasm"))?;
+    println!(
+        "dist: {} bundled from {css_files} files in {} ({css_bytes} bytes)",
+        crate::css::BUNDLE,
+        crate::css::SOURCE_DIR
+    );
     println!(
         "dist: {} ready in {:.1} s (bindgen {:.1} s), kraft_web_bg.wasm {} KB, {} KB brotli, {} KB gzip",
         dist.display(),
@@ -88,8 +100,9 @@ fn ensure_wasm_target() -> Result<()> {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    if !from.exists() {
+/// Copies `from` into `to`, recursively, leaving out the folder `skip`.
+fn copy_dir(from: &Path, to: &Path, skip: &Path) -> Result<()> {
+    if !from.exists() || from == skip {
         return Ok(());
     }
     std::fs::create_dir_all(to)?;
@@ -97,7 +110,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
         let entry = entry?;
         let dest = to.join(entry.file_name());
         if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &dest)?;
+            copy_dir(&entry.path(), &dest, skip)?;
         } else {
             std::fs::copy(entry.path(), &dest)
                 .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;

@@ -10,6 +10,7 @@
 mod browser;
 mod compress;
 mod cpu_profile;
+mod css;
 mod deps;
 mod dist;
 mod serve;

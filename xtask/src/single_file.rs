@@ -40,7 +40,7 @@ pub fn write(dist: &Path) -> Result<PathBuf> {
             .map_err(|e| format!("cannot read {}: {e} (run `cargo xtask dist` first)", name))
     };
     let index = read("index.html")?;
-    let css = read("assets/style.css")?;
+    let css = read(crate::css::BUNDLE)?;
     let glue = read("kraft_web.js")?;
     let wasm = std::fs::read(dist.join("kraft_web_bg.wasm"))?;
     let packed = base64::engine::general_purpose::STANDARD.encode(gzip(&wasm)?);

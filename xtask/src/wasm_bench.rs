@@ -61,7 +61,7 @@ fn print_wasm_size(dist: &Path) -> Result<()> {
     for name in [
         "index.html",
         "kraft_web.js",
-        "assets/style.css",
+        crate::css::BUNDLE,
         "kraft_web_bg.wasm",
     ] {
         let raw = std::fs::metadata(dist.join(name))?.len();
