@@ -37,6 +37,14 @@ pub(super) static CHECKS: &[Check] = &[
         run: |s| Box::pin(free_play::shows_nodes(&s.c)),
     },
     Check {
+        name: "window.kraft: a bare address gets a fresh seed in its address and header; view() is the engine's view (the drawing's leader, typed message fields); the API is read-only",
+        area: "free_play",
+        lesson: None,
+        needs: &[],
+        finds: &[],
+        run: |s| Box::pin(free_play::kraft_api(&s.c, &s.url)),
+    },
+    Check {
         name: "theme toggle switches the class on <html> and the choice survives a reload",
         area: "chrome",
         lesson: None,

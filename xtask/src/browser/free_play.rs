@@ -9,7 +9,8 @@ use fantoccini::{Client, Locator};
 use serde_json::Value;
 
 use super::driver::{
-    click, enabled, no_errors, press, reload, screenshot, text_of, wait_for, wait_gone, wait_until,
+    click, enabled, location_search, no_errors, press, reload, screenshot, text_of, wait_for,
+    wait_gone, wait_loaded, wait_until,
 };
 use super::{EXPECTED_NODES, WAIT_LIMIT};
 use crate::Result;
@@ -460,4 +461,82 @@ pub(super) async fn play_until(c: &Client, ms: u64) -> Result<()> {
     .await;
     set_playing(c, false).await?;
     reached
+}
+
+/// `window.kraft`: a bare address gets a fresh seed, written into the address and shown in the
+/// header, and `kraft.shown()` says it; `kraft.view()` gives the engine's view as a plain
+/// object (its leader is the node the drawing marks Leader, messages carry their API and typed
+/// fields); the API cannot be overwritten.
+pub(super) async fn kraft_api(c: &Client, url: &str) -> Result<()> {
+    c.goto(url).await?;
+    c.execute("localStorage.removeItem('kraft-session');", vec![])
+        .await?;
+    c.goto(url).await?;
+    wait_loaded(c, "a bare address").await?;
+    let search = location_search(c).await?;
+    let seed = search
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|p| p.strip_prefix("seed="))
+        .ok_or_else(|| format!("a bare address got no fresh seed= in its address: `{search}`"))?
+        .to_string();
+    let header = text_of(c, ".seed").await?;
+    if header != format!("seed {seed}") {
+        return Err(format!("the header says `{header}`, the address seed={seed}").into());
+    }
+    let shown = c.execute("return window.kraft.shown();", vec![]).await?;
+    if shown["seed"].as_str() != Some(seed.as_str()) || !shown["lesson"].is_null() {
+        return Err(format!("kraft.shown() is {shown} for seed {seed} in free play").into());
+    }
+    // A cluster with a leader, built from an address that replays `run until=leader`.
+    c.goto(&format!("{url}?seed=42&cmds=run%20until%3Dleader"))
+        .await?;
+    wait_loaded(c, "seed 42 with a leader").await?;
+    let view = c.execute("return window.kraft.view();", vec![]).await?;
+    let leaders: Vec<i64> = view["nodes"]
+        .as_array()
+        .ok_or("kraft.view() has no nodes")?
+        .iter()
+        .filter(|n| n["raft_state"] == "Leader" && n["process"] == "running")
+        .filter_map(|n| n["id"].as_i64())
+        .collect();
+    let drawn = c
+        .find(Locator::Css("#cluster [data-role='Leader']"))
+        .await?
+        .attr("data-node-id")
+        .await?
+        .unwrap_or_default();
+    if leaders.len() != 1 || drawn != leaders[0].to_string() {
+        return Err(format!("kraft.view()'s leaders {leaders:?}, the drawing's {drawn}").into());
+    }
+    if view["seed"] != "42" {
+        return Err(format!("kraft.view().seed is {}", view["seed"]).into());
+    }
+    let seq = view["sequence"]["messages"]
+        .as_array()
+        .ok_or("kraft.view() has no sequence messages")?;
+    let typed = seq.iter().any(|m| {
+        m["kind"]["api"] == "Vote"
+            && m["kind"]["direction"] == "Request"
+            && m["fields"]["epoch"].as_i64().is_some()
+    });
+    if !typed {
+        return Err("no Vote request with a typed epoch in kraft.view().sequence".into());
+    }
+    let kept = c
+        .execute(
+            "window.kraft.view = null; try { kraft.shown = 1; } catch (e) {} \
+             return typeof window.kraft.view === 'function' && typeof kraft.shown === 'function';",
+            vec![],
+        )
+        .await?;
+    if kept != Value::Bool(true) {
+        return Err("window.kraft could be overwritten".into());
+    }
+    no_errors(c).await?;
+    // Leave free play as the checks before found it: a bare address, a fresh world.
+    c.execute("localStorage.removeItem('kraft-session');", vec![])
+        .await?;
+    c.goto(url).await?;
+    wait_loaded(c, "a bare address again").await
 }
