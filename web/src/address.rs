@@ -512,6 +512,25 @@ mod tests {
     }
 
     #[test]
+    fn the_manual_lists_every_parameter() {
+        let manual = include_str!("../../docs/manual.md");
+        let start = manual
+            .find("\n## Address parameters\n")
+            .expect("docs/manual.md has `## Address parameters`");
+        let listed: Vec<&str> = manual[start + 1..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("## "))
+            .filter_map(|l| l.strip_prefix("| `")?.split('`').next())
+            .collect();
+        let keys: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
+        assert_eq!(
+            listed, keys,
+            "docs/manual.md's parameters differ from Param::ALL"
+        );
+    }
+
+    #[test]
     fn cluster_is_read_from_the_query() {
         let d = PageConfig::from_query("").expect("defaults");
         assert_eq!(d.seed, DEFAULT_SEED);

@@ -83,6 +83,12 @@ pub enum Begun {
 /// The longest `slow` pause: a week.
 pub const MAX_SLOW_MS: u64 = 7 * 24 * 3_600_000;
 
+/// The names of every console command (Kafka's tools aside: [`crate::tools::COMMANDS`]), in
+/// the order `help` lists them.
+pub fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().map(|(name, _)| *name)
+}
+
 /// The most events one `step` runs (it prints a line for each).
 pub const MAX_STEP_EVENTS: u64 = 100_000;
 
