@@ -22,10 +22,12 @@
 
 use super::accumulator::BatchAccumulator;
 use super::config::QuorumConfig;
+use super::control_records::KRaftControlRecordStateMachine;
 use super::io::{loggers, RaftIo};
-use super::quorum_state::{state_text, QuorumState, VoterNode};
+use super::quorum_state::{state_text, QuorumState};
 use super::replica_key::ReplicaKey;
 use super::state::EpochState;
+use super::voter_set::VoterSet;
 use crate::common::node_log::Level;
 use crate::common::offset_and_epoch::OffsetAndEpoch;
 use crate::common::uuid::Uuid;
@@ -58,6 +60,11 @@ pub struct KafkaRaftClient {
     config: QuorumConfig,
     cluster_id: String,
     requests: super::request_manager::RequestManager,
+    /// KRaftControlRecordStateMachine (`partitionState`): the voter set and kraft.version as
+    /// the log says them, uncommitted.
+    partition_state: KRaftControlRecordStateMachine,
+    /// This replica's CONTROLLER listener port (0 for a broker).
+    local_port: u16,
     accumulator: Option<BatchAccumulator>,
     fetch_purgatory: Vec<ParkedFetch>,
     next_correlation_id: u64,
@@ -91,11 +98,15 @@ const METADATA_LOG_LOGGER: &str = "org.apache.kafka.raft.internals.KafkaRaftLog"
 const UNIFIED_LOG_LOGGER: &str = "org.apache.kafka.storage.internals.log.UnifiedLog";
 
 impl KafkaRaftClient {
-    /// Start a replica (process start): read `quorum-state`, pick the initial state.
+    /// Start a replica (process start): read the control records of the checkpoint and the
+    /// log (`partitionState.updateState`), then `quorum-state`, and pick the initial state.
+    /// `static_voters` is `controller.quorum.voters` (empty with
+    /// `controller.quorum.bootstrap.servers`); `local_port` the CONTROLLER listener's port.
     pub fn new(
         local_id: i32,
         directory_id: Uuid,
-        voters: Vec<VoterNode>,
+        local_port: u16,
+        static_voters: VoterSet,
         config: QuorumConfig,
         cluster_id: String,
         io: &mut RaftIo,
@@ -106,11 +117,16 @@ impl KafkaRaftClient {
             id: local_id,
             directory_id: Some(directory_id),
         };
+        let mut partition_state = KRaftControlRecordStateMachine::new(static_voters);
+        partition_state.update_state(io, &prefix);
+        let voters = partition_state.last_voter_set().clone();
         let quorum = QuorumState::initialize(local, voters, config.clone(), prefix.clone(), io)?;
         let mut client = KafkaRaftClient {
             quorum,
             config,
             cluster_id,
+            partition_state,
+            local_port,
             requests: Default::default(),
             accumulator: None,
             fetch_purgatory: Vec::new(),
@@ -143,6 +159,42 @@ impl KafkaRaftClient {
     /// The node id.
     pub fn local_id(&self) -> i32 {
         self.quorum.local.id
+    }
+
+    /// This replica's CONTROLLER listener port (0 for a broker).
+    pub fn local_port(&self) -> u16 {
+        self.local_port
+    }
+
+    /// The control records read so far: the voter set and kraft.version in force.
+    pub fn partition_state(&self) -> &KRaftControlRecordStateMachine {
+        &self.partition_state
+    }
+
+    /// After the log changed (an append, a fetch, a snapshot): read its new control records
+    /// (`partitionState.updateState`), and put a new voter set in force at once.
+    fn update_partition_state(&mut self, io: &mut RaftIo) {
+        if self.partition_state.update_state(io, &self.prefix) {
+            self.apply_voter_set(io);
+        }
+    }
+
+    /// After the log was truncated at `end_offset` (`partitionState.truncateNewEntries`):
+    /// the voter set it removed is taken back.
+    fn truncate_partition_state(&mut self, end_offset: i64, io: &mut RaftIo) {
+        if self.partition_state.truncate_new_entries(end_offset) {
+            self.apply_voter_set(io);
+        }
+    }
+
+    /// The quorum and, on the leader, its replica states follow the voter set now in force
+    /// (QuorumState reads `partitionState.lastVoterSet()`; LeaderState.updateLocalState).
+    fn apply_voter_set(&mut self, io: &mut RaftIo) {
+        let set = self.partition_state.last_voter_set().clone();
+        if let EpochState::Leader(l) = &mut self.quorum.state {
+            l.update_voter_set(&set, io.now_ms);
+        }
+        self.quorum.voters = set;
     }
 
     /// The current epoch state.

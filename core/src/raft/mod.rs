@@ -4,6 +4,7 @@ pub mod accumulator;
 pub mod batch;
 pub mod client;
 pub mod config;
+pub mod control_records;
 pub mod disk;
 pub mod epoch_election;
 pub mod io;
@@ -15,6 +16,7 @@ pub mod replica_key;
 pub mod request_manager;
 pub mod snapshot;
 pub mod state;
+pub mod voter_set;
 
 pub use client::KafkaRaftClient;
 pub use config::QuorumConfig;

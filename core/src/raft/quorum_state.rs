@@ -9,14 +9,8 @@ use super::state::*;
 use crate::common::node_log::Level;
 use crate::raft::disk::METADATA_DIR;
 
-/// A voter of the static voter set (`controller.quorum.voters` / `--initial-controllers`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VoterNode {
-    /// The voter's id and directory id.
-    pub key: ReplicaKey,
-    /// Its CONTROLLER listener port on localhost.
-    pub port: u16,
-}
+pub use super::voter_set::VoterNode;
+use super::voter_set::VoterSet;
 
 /// The path of `quorum-state` on a node's disk.
 pub fn quorum_state_path() -> String {
@@ -28,8 +22,9 @@ pub fn quorum_state_path() -> String {
 pub struct QuorumState {
     /// This replica.
     pub local: ReplicaKey,
-    /// The voters.
-    pub voters: Vec<VoterNode>,
+    /// The voters now: the control records' latest set (KRaftControlRecordStateMachine), in
+    /// force from its append.
+    pub voters: VoterSet,
     /// The current state.
     pub state: EpochState,
     config: QuorumConfig,
@@ -42,9 +37,9 @@ pub type TransitionResult = Result<(), String>;
 
 /// `quorum-state` as stored (epoch 0, no leader, no vote when the file is absent); the voters'
 /// directory ids fill in a vote's directory id.
-fn read_election_state(voters: &[VoterNode], io: &RaftIo) -> Result<ElectionState, String> {
+fn read_election_state(voters: &VoterSet, io: &RaftIo) -> Result<ElectionState, String> {
     let dirs: Vec<(i32, crate::common::uuid::Uuid)> = voters
-        .iter()
+        .nodes()
         .filter_map(|v| v.key.directory_id.map(|d| (v.key.id, d)))
         .collect();
     match io.disk.read_file(&quorum_state_path()) {
@@ -61,14 +56,14 @@ impl QuorumState {
     /// `initialize`: read `quorum-state` and the log's last epoch and pick the starting state.
     pub fn initialize(
         local: ReplicaKey,
-        voters: Vec<VoterNode>,
+        voters: VoterSet,
         config: QuorumConfig,
         prefix: String,
         io: &mut RaftIo,
     ) -> Result<QuorumState, String> {
         let election = read_election_state(&voters, io)?;
         let log_epoch = io.disk.metadata_log.last_fetched_epoch();
-        let voter_ids: Vec<i32> = voters.iter().map(|v| v.key.id).collect();
+        let voter_ids: Vec<i32> = voters.voter_ids();
         let mut qs = QuorumState {
             local,
             voters,
@@ -208,36 +203,36 @@ impl QuorumState {
 
     /// The voter ids, sorted.
     pub fn voter_ids(&self) -> Vec<i32> {
-        self.voters.iter().map(|v| v.key.id).collect()
+        self.voters.voter_ids()
     }
 
     /// The voter keys.
     pub fn voter_keys(&self) -> Vec<ReplicaKey> {
-        self.voters.iter().map(|v| v.key).collect()
+        self.voters.voter_keys()
     }
 
     /// Voters other than this replica.
     pub fn remote_voter_ids(&self) -> Vec<i32> {
         self.voters
-            .iter()
-            .map(|v| v.key.id)
+            .voter_ids()
+            .into_iter()
             .filter(|id| *id != self.local.id)
             .collect()
     }
 
     /// The CONTROLLER port of a voter.
     pub fn voter_port(&self, id: i32) -> Option<u16> {
-        self.voters.iter().find(|v| v.key.id == id).map(|v| v.port)
+        self.voters.node(id).map(|v| v.port)
     }
 
-    /// Whether this replica is a voter.
+    /// `isVoter`: this replica (id and directory id) is in the current voter set.
     pub fn is_voter(&self) -> bool {
-        self.voters.iter().any(|v| v.key.id == self.local.id)
+        self.voters.is_voter(self.local)
     }
 
     /// Whether this replica is the only voter.
     pub fn is_only_voter(&self) -> bool {
-        self.voters.len() == 1 && self.is_voter()
+        self.voters.is_only_voter(self.local)
     }
 
     /// The current epoch.

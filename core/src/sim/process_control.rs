@@ -208,8 +208,20 @@ impl World {
             } else {
                 None
             };
-            let created =
-                KafkaRaftClient::new(id, node.directory_id, voters, quorum, cluster_id, &mut io);
+            let local_port = voters
+                .iter()
+                .find(|v| v.key.id == id)
+                .map(|v| v.port)
+                .unwrap_or(0);
+            let created = KafkaRaftClient::new(
+                id,
+                node.directory_id,
+                local_port,
+                crate::raft::voter_set::VoterSet::new(voters),
+                quorum,
+                cluster_id,
+                &mut io,
+            );
             match created {
                 Ok(mut raft) => {
                     let polled = raft.poll(&mut io);

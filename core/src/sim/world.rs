@@ -227,12 +227,14 @@ impl World {
             .iter()
             .filter(|(_, r)| r.is_voter())
             .enumerate()
-            .map(|(i, (id, _))| VoterNode {
-                key: ReplicaKey {
-                    id: *id,
-                    directory_id: Some(nodes[id].directory_id),
-                },
-                port: controller_port(i),
+            .map(|(i, (id, _))| {
+                VoterNode::new(
+                    ReplicaKey {
+                        id: *id,
+                        directory_id: Some(nodes[id].directory_id),
+                    },
+                    controller_port(i),
+                )
             })
             .collect();
         let mut world = World {

@@ -49,6 +49,9 @@ impl KafkaRaftClient {
             debug_assert_eq!(b.base_offset, io.disk.metadata_log.end_offset());
             io.disk.metadata_log.append_as_leader(b.records, epoch, now);
         }
+        // KafkaRaftClient.appendBatch: partitionState.updateState(), then the leader's
+        // updateLocalState with the voter set now in force.
+        self.update_partition_state(io);
         self.update_leader_end_offset(io);
         self.accumulator
             .as_ref()

@@ -105,8 +105,7 @@ impl KafkaRaftClient {
         let key = self
             .quorum
             .voters
-            .iter()
-            .find(|v| v.key.id == from)
+            .node(from)
             .map(|v| v.key)
             .unwrap_or(ReplicaKey {
                 id: from,

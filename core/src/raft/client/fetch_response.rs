@@ -50,6 +50,7 @@ impl KafkaRaftClient {
                 }
             }
             let to = io.disk.metadata_log.truncate_to_end_offset(d);
+            self.truncate_partition_state(to, io);
             self.log(
                 io,
                 Level::Info,
@@ -69,6 +70,7 @@ impl KafkaRaftClient {
             return Ok(true);
         } else if !r.records.is_empty() {
             io.disk.metadata_log.append_as_follower(&r.records)?;
+            self.update_partition_state(io);
         }
         let end = io.disk.metadata_log.end_offset();
         let prefix = self.prefix.clone();

@@ -7,9 +7,8 @@ use super::{METADATA_LOG_LOGGER, UNIFIED_LOG_LOGGER};
 use crate::common::node_log::Level;
 use crate::common::offset_and_epoch::OffsetAndEpoch;
 use crate::common::protocol::Errors;
-use crate::common::uuid::Uuid;
 use crate::metadata::MetadataRecord;
-use crate::raft::batch::{Record, VoterEntry};
+use crate::raft::batch::Record;
 use crate::raft::io::RaftIo;
 use crate::raft::messages::*;
 use crate::raft::snapshot::{snapshot_name, PartialSnapshot, RawSnapshot};
@@ -87,19 +86,6 @@ impl KafkaRaftClient {
         }
     }
 
-    /// The voter set as the KRaftVoters control record lists it.
-    fn voter_entries(&self) -> Vec<VoterEntry> {
-        self.quorum
-            .voters
-            .iter()
-            .map(|v| VoterEntry {
-                voter_id: v.key.id,
-                voter_directory_id: v.key.directory_id.unwrap_or(Uuid::ZERO),
-                port: v.port,
-            })
-            .collect()
-    }
-
     /// `createSnapshot` (KafkaRaftLog.createNewSnapshot, then RecordsSnapshotWriter): write
     /// `records` as snapshot `id`. `Ok(false)` when it already exists or lies before the log
     /// start; an error when the id is not a committed batch boundary of this log.
@@ -145,12 +131,23 @@ impl KafkaRaftClient {
         if io.disk.metadata_log.read_snapshot(id).is_some() {
             return Ok(false);
         }
-        let control = vec![
-            Record::KRaftVersion { kraft_version: 1 },
-            Record::KRaftVoters {
-                voters: self.voter_entries(),
-            },
-        ];
+        // RecordsSnapshotWriter: with kraft.version 1 at the snapshot's last offset, that
+        // version and the voter set then; with kraft.version 0, neither.
+        let last_contained = id.offset - 1;
+        let kraft_version = self.partition_state.kraft_version_at_offset(last_contained);
+        let control = if kraft_version >= 1 {
+            vec![
+                Record::KRaftVersion { kraft_version },
+                Record::KRaftVoters {
+                    voters: self
+                        .partition_state
+                        .voter_set_at_offset(last_contained)
+                        .to_record(),
+                },
+            ]
+        } else {
+            Vec::new()
+        };
         let snapshot = RawSnapshot::write(
             id,
             last_contained_log_timestamp,
@@ -346,6 +343,9 @@ impl KafkaRaftClient {
                 offset_and_epoch_text(snapshot.id)
             ),
         );
+        // KafkaRaftClient.java:2199-2201: this always reloads the snapshot, whose id is past
+        // the internal next offset.
+        self.update_partition_state(io);
         if let EpochState::Follower(f) = &mut self.quorum.state {
             if f.high_watermark.is_none_or(|hw| hw < end) {
                 f.high_watermark = Some(end);

@@ -5,9 +5,8 @@
 
 use super::{KafkaRaftClient, RaftResult};
 use crate::common::protocol::Errors;
-use crate::common::uuid::Uuid;
 use crate::raft::accumulator::BatchAccumulator;
-use crate::raft::batch::{Record, VoterEntry};
+use crate::raft::batch::Record;
 use crate::raft::io::RaftIo;
 use crate::raft::messages::*;
 use crate::raft::quorum_state::TransitionResult;
@@ -82,32 +81,34 @@ impl KafkaRaftClient {
             voters: self.quorum.voter_ids(),
             granting_voters: granting,
         }];
-        // A voter set from a generated snapshot counts; the bootstrap snapshot's does not
-        // (its voter set sits at offset -1, before the log).
-        let has_voters_record = io.disk.metadata_log.batches().iter().any(|b| {
-            b.records
-                .iter()
-                .any(|r| matches!(r, Record::KRaftVoters { .. }))
-        }) || io
-            .disk
-            .metadata_log
-            .snapshots()
-            .iter()
-            .any(|s| !s.is_bootstrap());
-        if !has_voters_record {
-            records.push(Record::KRaftVersion { kraft_version: 1 });
-            records.push(Record::KRaftVoters {
-                voters: self
-                    .quorum
-                    .voters
-                    .iter()
-                    .map(|v| VoterEntry {
-                        voter_id: v.key.id,
-                        voter_directory_id: v.key.directory_id.unwrap_or(Uuid::ZERO),
-                        port: v.port,
-                    })
-                    .collect(),
-            });
+        // LeaderState.appendStartOfEpochControlRecords (LeaderState.java:341-381): with
+        // kraft.version 1, the KRaftVersion and the voter set again when the set is only in the
+        // bootstrap checkpoint (offset -1) or the leader's own endpoint changed.
+        let kraft_version = self.partition_state.last_kraft_version();
+        if kraft_version >= 1 {
+            let local = self.quorum.local;
+            let at_checkpoint = self
+                .partition_state
+                .last_voter_set_entry()
+                .is_some_and(|(offset, _)| offset == -1);
+            let set = self.partition_state.last_voter_set().clone();
+            let local_node = set.node(local.id).copied();
+            let needs_update = local_node.is_some_and(|n| n.port != self.local_port());
+            if at_checkpoint || needs_update {
+                let updated = match local_node {
+                    Some(n) => set
+                        .update_voter(super::super::voter_set::VoterNode {
+                            port: self.local_port(),
+                            ..n
+                        })
+                        .unwrap_or(set),
+                    None => set,
+                };
+                records.push(Record::KRaftVersion { kraft_version });
+                records.push(Record::KRaftVoters {
+                    voters: updated.to_record(),
+                });
+            }
         }
         acc.append_control(records);
         self.accumulator = Some(acc);

@@ -49,8 +49,7 @@ impl KafkaRaftClient {
         let candidate = self
             .quorum
             .voters
-            .iter()
-            .find(|v| v.key.id == r.replica_id)
+            .node(r.replica_id)
             .map(|v| v.key)
             .unwrap_or(ReplicaKey {
                 id: r.replica_id,

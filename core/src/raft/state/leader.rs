@@ -3,6 +3,7 @@
 
 use crate::common::clock::to_epoch_ms;
 use crate::raft::replica_key::{optional_offset, ReplicaKey};
+use crate::raft::voter_set::VoterSet;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -168,6 +169,34 @@ impl LeaderState {
         }
     }
 
+    /// `updateVoterAndObserverStates` (LeaderState.java): the replica states follow `set`: a
+    /// new voter keeps what it did as an observer (or starts unacknowledged), a voter no
+    /// longer in the set moves to the observers.
+    pub fn update_voter_set(&mut self, set: &VoterSet, now_ms: u64) {
+        let _ = now_ms;
+        let mut old = std::mem::take(&mut self.voter_states);
+        for node in set.nodes() {
+            let id = node.key.id;
+            let mut state = old
+                .remove(&id)
+                .or_else(|| self.observer_states.remove(&id))
+                .unwrap_or_else(|| ReplicaState::new(node.key, false));
+            self.observer_states.remove(&id);
+            state.key = node.key;
+            self.voter_states.insert(id, state);
+        }
+        for (id, s) in old {
+            self.observer_states.entry(id).or_insert(s);
+        }
+        let voters = &self.voter_states;
+        self.fetched_voters.retain(|id| voters.contains_key(id));
+    }
+
+    /// Whether this leader is a voter of the set in force.
+    pub fn is_voter(&self) -> bool {
+        self.voter_states.contains_key(&self.local.id)
+    }
+
     /// `updateLocalState`: the leader's own log end moved; returns a HW change.
     pub fn update_local_state(
         &mut self,
@@ -176,7 +205,16 @@ impl LeaderState {
     ) -> Option<HighWatermarkUpdate> {
         let id = self.local.id;
         let _ = now_ms;
-        if let Some(s) = self.voter_states.get_mut(&id) {
+        let local = self.local;
+        let s = match self.voter_states.get_mut(&id) {
+            Some(s) => Some(s),
+            None => Some(
+                self.observer_states
+                    .entry(id)
+                    .or_insert_with(|| ReplicaState::new(local, true)),
+            ),
+        };
+        if let Some(s) = s {
             // updateLeaderEndOffset sets only the end offset: the leader's own fetch and
             // caught-up timestamps stay -1 in its toString.
             s.end_offset = Some(end_offset);
@@ -234,8 +272,15 @@ impl LeaderState {
         }
     }
 
+    /// The fetched voters that reset check quorum (LeaderState.updateCheckQuorumForFollowingVoter):
+    /// a majority of the voters, the leader counting implicitly when it is one of them.
     fn majority_excluding_leader(&self) -> usize {
-        self.voter_states.len() / 2
+        let majority = self.voter_states.len() / 2 + 1;
+        if self.voter_states.contains_key(&self.local.id) {
+            majority - 1
+        } else {
+            majority
+        }
     }
 
     fn maybe_reset_check_quorum(&mut self, now_ms: u64) {
