@@ -9,8 +9,8 @@
 pub mod api;
 pub mod app;
 pub mod bench;
-pub mod chrome;
 pub mod components;
+pub mod i18n;
 pub mod lessons;
 pub mod presenter;
 pub mod share;

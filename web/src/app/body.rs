@@ -9,7 +9,6 @@ use kraft_core::view::{ApiKeys, ClusterView};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::chrome::Chrome;
 use crate::components::broker_panel::BrokerPanel;
 use crate::components::cluster_view::ClusterDiagram;
 use crate::components::console::ConsolePanel;
@@ -30,6 +29,7 @@ use crate::components::state_diagram::StateDiagram;
 use crate::components::step_changes::StepChanges;
 use crate::components::timeline_panel::TimelinePanel;
 use crate::components::write_life::WriteLifeCard;
+use crate::i18n::Chrome;
 use crate::state::{Action, Playground};
 
 /// What the body is drawn from: the state, what the lesson step asks for, what the lecturer

@@ -217,7 +217,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     let split = use_state(stored_split);
 
     let on_action = dispatch(&state);
-    let t = crate::chrome::chrome(state.lang);
+    let t = crate::i18n::Chrome::of(state.lang);
     let body = Body {
         speaker: lecture.speaker(&state, &on_action),
         state: &state,

@@ -10,7 +10,7 @@ use kraft_core::lesson::Step;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::chrome::Chrome;
+use crate::i18n::Chrome;
 use crate::lessons;
 use crate::state::{Action, Lang, LessonRun};
 
@@ -218,7 +218,7 @@ pub fn LessonNav(props: &LessonPanelProps) -> Html {
 #[component]
 pub fn LessonPanel(props: &LessonPanelProps) -> Html {
     let l = labels(props.lang);
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let run = &props.run;
     let n = run.len();
     let pos = run.pos;

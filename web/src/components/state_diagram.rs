@@ -169,7 +169,7 @@ fn badges(layout: &Layout, recent: &[Numbered]) -> Html {
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let node = &props.node;
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let ko = use_context::<Lang>().unwrap_or_default() == Lang::Ko;
     let layout = layout_of(node);
     let running = node.process == ProcessState::Running;

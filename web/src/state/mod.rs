@@ -24,6 +24,7 @@ mod session_lesson;
 #[cfg(test)]
 mod testing;
 
+pub use crate::i18n::Lang;
 pub use address::{
     lang_for, seed_from_query, PageConfig, FRAMES_PREFIX, MAX_REPLAY_FRAMES, MAX_REPLAY_PLAY_MS,
     PRESENTER_VALUES,
@@ -57,37 +58,6 @@ pub const SCROLLBACK_LIMIT: usize = 200;
 pub const REWIND_CHECKPOINTS: usize = 32;
 /// Events between two rewind checkpoints at first (the spacing doubles as history grows).
 pub const REWIND_EVERY_EVENTS: u64 = 2_000;
-
-/// The language of the narration and of the lesson panel's labels (serialised as `ko` or
-/// `en`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    /// Korean (the default).
-    #[default]
-    Ko,
-    /// English.
-    En,
-}
-
-impl Lang {
-    /// `ko` or `en`, as in `#ko:` lines and `?lang=`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Ko => "ko",
-            Lang::En => "en",
-        }
-    }
-
-    /// Reads `ko` or `en`.
-    pub fn from_code(code: &str) -> Option<Lang> {
-        match code {
-            "ko" => Some(Lang::Ko),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
-    }
-}
 
 /// One command typed into the console and what it printed.
 #[derive(Clone, Debug, PartialEq, Eq)]
