@@ -14,7 +14,7 @@ use yew::prelude::*;
 use crate::components::help::HelpOverlay;
 use crate::components::image_panel::Toggled;
 use crate::components::layout::{save_split, stored_split};
-use crate::components::lesson_panel::{labels, set_query_param};
+use crate::components::lesson_panel::set_query_param;
 use crate::components::welcome::{Welcome, WelcomeCard};
 use crate::state::{Action, Lang, PageConfig, Playground};
 
@@ -238,7 +238,6 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         on_pick: hold(&picked, stage.panel),
         on_action: on_action.clone(),
         on_select: hold(&selected, stage.focus),
-        labels: labels(state.lang),
         t,
     }
     .html();

@@ -70,9 +70,13 @@ macro_rules! texts {
 
 mod chrome;
 mod figures;
+mod help;
+mod lesson;
 
 pub use chrome::{use_chrome, Chrome};
 pub use figures::{TimelineText, WriteLifeText};
+pub use help::{HelpText, WelcomeText};
+pub use lesson::{LessonText, QuizText, SpeakerText};
 
 /// The language of the narration and of the page's text (serialised as `ko` or `en`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -137,11 +141,25 @@ pub(crate) mod tests {
 
     /// Every area of the page's text.
     fn areas() -> Vec<Area> {
-        vec![Chrome::area(), TimelineText::area(), WriteLifeText::area()]
+        vec![
+            Chrome::area(),
+            TimelineText::area(),
+            WriteLifeText::area(),
+            HelpText::area(),
+            WelcomeText::area(),
+            LessonText::area(),
+            QuizText::area(),
+            SpeakerText::area(),
+        ]
     }
 
     /// The sources of the areas, to see that [`areas`] lists every struct they declare.
-    const SOURCES: [&str; 2] = [include_str!("chrome.rs"), include_str!("figures.rs")];
+    const SOURCES: [&str; 4] = [
+        include_str!("chrome.rs"),
+        include_str!("figures.rs"),
+        include_str!("help.rs"),
+        include_str!("lesson.rs"),
+    ];
 
     fn has_hangul(s: &str) -> bool {
         s.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
