@@ -68,15 +68,25 @@ macro_rules! texts {
     };
 }
 
+mod changes;
 mod chrome;
+mod editor;
 mod figures;
 mod help;
 mod lesson;
+mod rules;
+mod sequence;
+mod share;
 
+pub use changes::ChangesText;
 pub use chrome::{use_chrome, Chrome};
+pub use editor::EditorText;
 pub use figures::{TimelineText, WriteLifeText};
 pub use help::{HelpText, WelcomeText};
 pub use lesson::{LessonText, QuizText, SpeakerText};
+pub use rules::RulesText;
+pub use sequence::SequenceText;
+pub use share::{EmbedText, QrText};
 
 /// The language of the narration and of the page's text (serialised as `ko` or `en`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -150,15 +160,26 @@ pub(crate) mod tests {
             LessonText::area(),
             QuizText::area(),
             SpeakerText::area(),
+            RulesText::area(),
+            ChangesText::area(),
+            SequenceText::area(),
+            EditorText::area(),
+            QrText::area(),
+            EmbedText::area(),
         ]
     }
 
     /// The sources of the areas, to see that [`areas`] lists every struct they declare.
-    const SOURCES: [&str; 4] = [
+    const SOURCES: [&str; 9] = [
         include_str!("chrome.rs"),
         include_str!("figures.rs"),
         include_str!("help.rs"),
         include_str!("lesson.rs"),
+        include_str!("rules.rs"),
+        include_str!("changes.rs"),
+        include_str!("sequence.rs"),
+        include_str!("editor.rs"),
+        include_str!("share.rs"),
     ];
 
     fn has_hangul(s: &str) -> bool {
