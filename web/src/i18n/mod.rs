@@ -173,27 +173,21 @@ pub(crate) mod tests {
         ]
     }
 
-    /// The sources of the areas, to see that [`areas`] lists every struct they declare.
-    const SOURCES: [&str; 10] = [
-        include_str!("chrome.rs"),
-        include_str!("figures.rs"),
-        include_str!("help.rs"),
-        include_str!("lesson.rs"),
-        include_str!("rules.rs"),
-        include_str!("changes.rs"),
-        include_str!("sequence.rs"),
-        include_str!("editor.rs"),
-        include_str!("share.rs"),
-        include_str!("diagrams.rs"),
-    ];
-
     fn has_hangul(s: &str) -> bool {
         s.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
     }
 
     #[test]
     fn every_area_is_checked() {
-        let declared: usize = SOURCES.iter().map(|s| s.matches("texts! {").count()).sum();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/i18n");
+        let mut declared = 0;
+        for file in std::fs::read_dir(dir).expect("the i18n folder") {
+            let path = file.expect("a file").path();
+            if path.file_name().is_some_and(|n| n != "mod.rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file");
+                declared += text.matches("texts! {").count();
+            }
+        }
         assert_eq!(declared, areas().len(), "an area missing from areas()");
     }
 
@@ -227,6 +221,9 @@ pub(crate) mod tests {
                     e.en.matches("{}").count(),
                     "{at}: the two languages fill a different number of values"
                 );
+                // A text put beside a value keeps the same space on the same side.
+                let edges = |t: &str| (t.starts_with(' '), t.ends_with(' '));
+                assert_eq!(edges(e.ko), edges(e.en), "{at}: the spaces around differ");
             }
         }
     }
