@@ -6,7 +6,7 @@
 //!
 //! Nothing else in the page reads `location.search` or calls `history.replaceState`.
 
-use crate::lang::Lang;
+use crate::i18n::Lang;
 
 /// Seed used when the page URL has no `?seed=N` (and no random source gives a fresh one).
 pub const DEFAULT_SEED: u64 = 42;

@@ -114,8 +114,9 @@ impl KRaftControlRecordStateMachine {
                     prefix,
                     LOGGER,
                     format!(
-                        "Loading snapshot ({}) since log start offset ({start}) is greater than the internal listener's next offset ({})",
-                        super::client::offset_and_epoch_text(s.id),
+                        "Loading snapshot (OffsetAndEpoch[offset={}, epoch={}]) since log start offset ({start}) is greater than the internal listener's next offset ({})",
+                        s.id.offset,
+                        s.id.epoch,
                         self.next_offset
                     ),
                 );

@@ -9,7 +9,6 @@ use kraft_core::view::{ApiKeys, ClusterView};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::chrome::Chrome;
 use crate::components::broker_panel::BrokerPanel;
 use crate::components::cluster_view::ClusterDiagram;
 use crate::components::console::ConsolePanel;
@@ -18,7 +17,7 @@ use crate::components::controls::{Controls, ProcessTable};
 use crate::components::hw_panel::HighWatermarkPanel;
 use crate::components::image_panel::{ImagePanel, Toggled};
 use crate::components::layout::{split_style, Splitter};
-use crate::components::lesson_panel::{Labels, LessonPanel};
+use crate::components::lesson_panel::LessonPanel;
 use crate::components::log_strip::LogStrip;
 use crate::components::log_tail::LogTail;
 use crate::components::node_log::NodeLogs;
@@ -30,6 +29,7 @@ use crate::components::state_diagram::StateDiagram;
 use crate::components::step_changes::StepChanges;
 use crate::components::timeline_panel::TimelinePanel;
 use crate::components::write_life::WriteLifeCard;
+use crate::i18n::{Chrome, LessonText};
 use crate::state::{Action, Playground};
 
 /// What the body is drawn from: the state, what the lesson step asks for, what the lecturer
@@ -67,8 +67,6 @@ pub(super) struct Body<'a> {
     pub(super) on_action: Callback<Action>,
     /// Selects a node.
     pub(super) on_select: Callback<i32>,
-    /// The lesson panel's and console's labels.
-    pub(super) labels: &'static Labels,
     /// The chrome's labels.
     pub(super) t: &'static Chrome,
 }
@@ -96,7 +94,7 @@ impl Body<'_> {
     fn no_cluster(&self) -> Html {
         html! {
             <section class="panel no-cluster" id="no-cluster">
-                <p>{ self.labels.no_cluster }</p>
+                <p>{ LessonText::of(self.state.lang).no_cluster }</p>
                 if let Some(e) = &self.state.last_error {
                     <p id="error" class="error" role="alert">{ e.clone() }</p>
                 }

@@ -6,16 +6,14 @@ use yew::prelude::*;
 
 use crate::address::{self, with_params, Param};
 use crate::components::lesson_panel::LessonNav;
+use crate::i18n::EmbedText;
 use crate::lessons;
 use crate::state::{Action, Lang, Playground};
 
 /// The card of a broken embed address: what is wrong and how an embed address is written.
 pub(super) fn embed_error(problem: &str, lang: Lang) -> Html {
     let names: Vec<&str> = lessons::LESSONS.iter().map(|(n, _)| *n).collect();
-    let (title, usage) = match lang {
-        Lang::Ko => ("이 임베드 주소로는 무대를 열 수 없습니다", "주소 형식:"),
-        Lang::En => ("This embed address cannot open the stage", "Write it as:"),
-    };
+    let &EmbedText { title, usage } = EmbedText::of(lang);
     html! {
         <main class="embed-error" id="embed-error" role="alert">
             <h1>{ title }</h1>

@@ -5,12 +5,12 @@
 use yew::prelude::*;
 
 use crate::address::{self, Param};
-use crate::chrome::Chrome;
 use crate::components::layout::{ProjectorButton, TextSize};
 use crate::components::lesson_editor::{LessonEditorButton, Session};
 use crate::components::lesson_panel::{LangToggle, LessonNav, LessonPicker};
 use crate::components::qr::QrButton;
 use crate::components::theme::ThemeToggle;
+use crate::i18n::Chrome;
 use crate::state::{Action, Playground};
 
 /// The header of the page showing `state`; `present` is free play's stage layout (its switch

@@ -15,7 +15,6 @@ use crate::address::{self, Param};
 use crate::components::help::HelpOverlay;
 use crate::components::image_panel::Toggled;
 use crate::components::layout::{save_split, stored_split};
-use crate::components::lesson_panel::labels;
 use crate::components::welcome::{Welcome, WelcomeCard};
 use crate::state::{Action, Lang, PageConfig, Playground};
 
@@ -214,7 +213,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     let split = use_state(stored_split);
 
     let on_action = dispatch(&state);
-    let t = crate::chrome::chrome(state.lang);
+    let t = crate::i18n::Chrome::of(state.lang);
     let body = Body {
         speaker: lecture.speaker(&state, &on_action),
         state: &state,
@@ -235,7 +234,6 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
         on_pick: hold(&picked, stage.panel),
         on_action: on_action.clone(),
         on_select: hold(&selected, stage.focus),
-        labels: labels(state.lang),
         t,
     }
     .html();

@@ -6,7 +6,7 @@ use gloo_events::EventListener;
 use yew::prelude::*;
 
 use crate::address::{self, Param};
-use crate::chrome::Chrome;
+use crate::i18n::Chrome;
 use crate::share;
 use crate::state::Playground;
 

@@ -36,7 +36,7 @@ pub fn session_left(since_ms: u64, timeout_ms: u64) -> f64 {
 pub fn BrokerPanel(props: &BrokerPanelProps) -> Html {
     let view = &props.view;
     let active = view.active_controller();
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let brokers: Vec<&NodeView> = view.nodes.iter().filter(|n| n.roles.has_broker()).collect();
     html! {
         <section class="panel broker-panel" id="broker-panel" aria-label="brokers"

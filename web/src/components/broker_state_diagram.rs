@@ -10,7 +10,7 @@ use kraft_core::view::{BrokerState, ClusterView, ControllerView, NodeView, Proce
 use yew::prelude::*;
 
 use super::controls::format_ms;
-use crate::state::Lang;
+use crate::i18n::{fill, use_lang, BrokerDiagramText};
 
 /// The CSS class of a BrokerState (or of a process state in the BrokerState column, given by
 /// its upper-case name): `state-running`, `state-starting`, `state-killed`, …
@@ -40,7 +40,7 @@ pub const STATES: [(BrokerState, f64, usize, f64); 6] = [
 ];
 
 /// A transition of BrokerLifecycleManager: from, to, its reason for `data-reason`, the Kafka
-/// code, its label in English and Korean, the label's anchor and position.
+/// code, its label, the label's anchor and position.
 pub struct BrokerEdge {
     /// The state left.
     pub from: BrokerState,
@@ -50,10 +50,8 @@ pub struct BrokerEdge {
     pub reason: &'static str,
     /// What in Kafka makes it.
     pub kafka: &'static str,
-    /// The label in English.
-    pub en: &'static str,
-    /// The label in Korean.
-    pub ko: &'static str,
+    /// The label in a language (a line break where it wraps).
+    pub text: fn(&BrokerDiagramText) -> &'static str,
     /// (x1, y1, x2, y2) of its arrow.
     pub line: (f64, f64, f64, f64),
     /// The label's x, y and text-anchor.
@@ -67,8 +65,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: BrokerState::Starting,
         reason: "startup: BrokerRegistration sent",
         kafka: "BrokerLifecycleManager.start → StartupEvent: STARTING, BrokerRegistrationRequest sent",
-        en: "startup",
-        ko: "시작",
+        text: |t| t.startup,
         line: (146.0, ROWS[0], 168.7, ROWS[0]),
         label: (157.0, LANE_Y, "middle"),
     },
@@ -77,8 +74,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: BrokerState::Recovery,
         reason: "registered and caught up",
         kafka: "a heartbeat answer with isCaughtUp: \"The broker has caught up. Transitioning from STARTING to RECOVERY.\"",
-        en: "registered,\ncaught up",
-        ko: "등록되고\n따라잡음",
+        text: |t| t.caught_up,
         line: (268.7, ROWS[0], 291.3, ROWS[0]),
         label: (280.0, LANE_Y, "middle"),
     },
@@ -87,8 +83,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: BrokerState::Running,
         reason: "unfenced",
         kafka: "a heartbeat answer with isFenced false: \"The broker has been unfenced. Transitioning from RECOVERY to RUNNING.\"",
-        en: "unfenced",
-        ko: "펜스 풀림",
+        text: |t| t.unfenced,
         line: (397.3, ROWS[0], 420.0, ROWS[0]),
         label: (409.0, LANE_Y, "middle"),
     },
@@ -97,8 +92,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: BrokerState::PendingControlledShutdown,
         reason: "kill -TERM: controlled shutdown requested",
         kafka: "BrokerServer.shutdown → BrokerLifecycleManager.beginControlledShutdown: the next heartbeats want to shut down",
-        en: "kill -TERM: controlled shutdown",
-        ko: "kill -TERM: 제어된 종료 요청",
+        text: |t| t.controlled_shutdown,
         line: (468.5, ROWS[0] + BOX_H / 2.0, 468.5, ROWS[1] - BOX_H / 2.0),
         label: (458.0, 98.0, "end"),
     },
@@ -107,8 +101,7 @@ pub const EDGES: [BrokerEdge; 5] = [
         to: BrokerState::ShuttingDown,
         reason: "shutdown granted or timed out",
         kafka: "a heartbeat answer with shouldShutDown (or BrokerServer's wait timed out) → beginShutdown",
-        en: "shutdown granted",
-        ko: "종료 허락",
+        text: |t| t.shutdown_granted,
         line: (468.5, ROWS[1] + BOX_H / 2.0, 468.5, ROWS[2] - BOX_H / 2.0),
         label: (458.0, 166.0, "end"),
     },
@@ -133,7 +126,7 @@ impl ControllerSees {
         ControllerSees::InControlledShutdown,
     ];
 
-    /// Its `data-view` (and English label).
+    /// Its `data-view`.
     pub fn name(self) -> &'static str {
         match self {
             ControllerSees::Unfenced => "unfenced",
@@ -142,11 +135,12 @@ impl ControllerSees {
         }
     }
 
-    fn ko(self) -> &'static str {
+    /// Its label in the language of `t`.
+    fn text(self, t: &BrokerDiagramText) -> &'static str {
         match self {
-            ControllerSees::Unfenced => "펜스 안 됨",
-            ControllerSees::Fenced => "펜스됨",
-            ControllerSees::InControlledShutdown => "제어된 종료 중",
+            ControllerSees::Unfenced => t.sees_unfenced,
+            ControllerSees::Fenced => t.sees_fenced,
+            ControllerSees::InControlledShutdown => t.sees_shutdown,
         }
     }
 
@@ -220,10 +214,10 @@ fn draw_state(
     }
 }
 
-fn draw_edge(e: &BrokerEdge, ko: bool, current: Option<BrokerState>) -> Html {
+fn draw_edge(e: &BrokerEdge, t: &BrokerDiagramText, current: Option<BrokerState>) -> Html {
     let (x1, y1, x2, y2) = e.line;
     let into = current == Some(e.to);
-    let lines: Vec<&str> = if ko { e.ko } else { e.en }.split('\n').collect();
+    let lines: Vec<&str> = (e.text)(t).split('\n').collect();
     html! {
         <>
             <line class={classes!("bsd-edge", into.then_some("into"))} data-from={e.from.name()} data-to={e.to.name()} data-reason={e.reason}
@@ -245,33 +239,23 @@ fn controller_column(
     view: &ClusterView,
     id: i32,
     active: Option<(i32, &ControllerView)>,
-    ko: bool,
+    t: &BrokerDiagramText,
 ) -> Html {
     let sees = active.and_then(|(_, c)| ControllerSees::of(c, id));
     let deadline = active.and_then(|(_, c)| session_deadline(c, id, view.now_ms));
     let head = match active {
-        Some((cid, _)) if ko => format!("컨트롤러 {cid} 가 보기에"),
-        Some((cid, _)) => format!("controller {cid} sees"),
-        None if ko => "활성 컨트롤러 없음".to_string(),
-        None => "no active controller".to_string(),
+        Some((cid, _)) => fill(t.controller_sees, cid),
+        None => t.no_active.to_string(),
     };
     let when = match deadline {
         Some(d) if d > view.now_ms => format!(
             "{} {} ({} {})",
-            if ko { "세션 끝:" } else { "session ends" },
+            t.session_ends,
             format_ms(d),
             format_ms(d - view.now_ms),
-            if ko { "남음" } else { "left" }
+            t.left
         ),
-        Some(d) => format!(
-            "{} {}",
-            if ko {
-                "세션 끝남:"
-            } else {
-                "session ended"
-            },
-            format_ms(d)
-        ),
+        Some(d) => format!("{} {}", t.session_ended, format_ms(d)),
         None => String::new(),
     };
     html! {
@@ -286,7 +270,7 @@ fn controller_column(
                 html! {
                     <g class={classes!("bsd-view", s.name().replace(' ', "-"), lit.then_some("lit"))} data-view={s.name()}>
                         <rect x="4" y={f(y)} width={f(w)} height="22" rx="11" />
-                        <text x="14" y={f(y + 16.5)}>{ if ko { s.ko() } else { s.name() } }</text>
+                        <text x="14" y={f(y + 16.5)}>{ s.text(t) }</text>
                     </g>
                 }
             }) }
@@ -299,7 +283,7 @@ fn controller_column(
 #[component]
 pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
     let view = &props.view;
-    let ko = use_context::<Lang>().unwrap_or_default() == Lang::Ko;
+    let t = BrokerDiagramText::of(use_lang());
     let Some(node) = broker_shown(view, props.focus) else {
         return html! {};
     };
@@ -324,10 +308,10 @@ pub fn BrokerStateDiagram(props: &BrokerStateDiagramProps) -> Html {
                         <path d="M 0 0 L 10 5 L 0 10 z" class="bsd-head into" />
                     </marker>
                 </defs>
-                { for EDGES.iter().map(|e| draw_edge(e, ko, current)) }
+                { for EDGES.iter().map(|e| draw_edge(e, t, current)) }
                 { for STATES.iter().map(|&(name, left, row, w)| draw_state(name, left, row, w, current)) }
-                <text class="bsd-broker" x="3" y={f(LANE_Y)}>{ format!("{} {}", if ko { "브로커" } else { "broker" }, node.id) }</text>
-                { controller_column(view, node.id, active, ko) }
+                <text class="bsd-broker" x="3" y={f(LANE_Y)}>{ format!("{} {}", t.broker, node.id) }</text>
+                { controller_column(view, node.id, active, t) }
             </svg>
         </div>
     }
@@ -343,7 +327,10 @@ mod tests {
         assert_eq!(names, BrokerState::ALL);
         for e in &EDGES {
             assert!(names.contains(&e.from) && names.contains(&e.to));
-            assert!(!e.reason.is_empty() && !e.en.is_empty() && !e.ko.is_empty());
+            assert!(!e.reason.is_empty());
+            for t in [BrokerDiagramText::KO, BrokerDiagramText::EN] {
+                assert!(!(e.text)(&t).is_empty());
+            }
             // The arrow runs between its two boxes and through no other.
             let (x1, y1, x2, y2) = e.line;
             for &(name, left, row, w) in &STATES {

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::components::lesson_panel::labels;
+use crate::i18n::LessonText;
 use crate::state::{Action, ConsoleEntry, Lang};
 
 /// Properties of [`ConsolePanel`].
@@ -26,7 +26,7 @@ pub struct ConsolePanelProps {
 /// The console panel.
 #[component]
 pub fn ConsolePanel(props: &ConsolePanelProps) -> Html {
-    let l = labels(props.lang);
+    let l = LessonText::of(props.lang);
     // How far back in the typed commands Up went (None: the line being typed).
     let back = use_state(|| None::<usize>);
     let onkeydown = {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::timeline_panel::TimelineMap;
 use super::write_life::WriteLifeCard;
-use crate::chrome::Chrome;
+use crate::i18n::Chrome;
 
 /// Properties of [`ControllerPanel`].
 #[derive(Properties, PartialEq)]
@@ -48,7 +48,7 @@ pub fn due_in(deadline_ms: u64, now_ms: u64) -> String {
 /// active controller.
 #[component]
 pub fn ControllerPanel(props: &ControllerPanelProps) -> Html {
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     // None: follow the active controller.
     let picked = use_state(|| None::<i32>);
     let view = &props.view;

@@ -57,7 +57,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Action::RewindTo(events)
     });
     let view = &props.view;
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let speed_label = |ms: u64| {
         if ms == ADAPTIVE {
             return t.adaptive.to_string();
@@ -141,7 +141,7 @@ pub fn isolate_command(view: &ClusterView, id: i32) -> Option<String> {
 #[component]
 pub fn ProcessTable(props: &ProcessTableProps) -> Html {
     let view = &props.view;
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     html! {
         <section class="panel process-panel" aria-label="process control">
                 <p class="network-buttons">

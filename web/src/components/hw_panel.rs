@@ -29,7 +29,7 @@ pub fn leader_calc(view: &ClusterView) -> Option<(&NodeView, &HighWatermarkView)
 /// The panel; says so when no node leads.
 #[component]
 pub fn HighWatermarkPanel(props: &HighWatermarkPanelProps) -> Html {
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let Some((leader, calc)) = leader_calc(&props.view) else {
         return html! {
             <section class="panel hw-panel" id="hw-panel" data-leader-id="">

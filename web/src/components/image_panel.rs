@@ -78,7 +78,7 @@ pub fn open_at_first(path: &str) -> bool {
 pub fn ImagePanel(props: &ImagePanelProps) -> Html {
     let view = &props.view;
     let shown = shown_node(view, props.selected);
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     html! {
         <section class="panel image-panel" id="image-panel" aria-label="metadata image"
                  data-node={shown.map(|n| n.id.to_string()).unwrap_or_default()}
@@ -108,7 +108,7 @@ fn image_body(
     node: &NodeView,
     image: &ImageView,
     toggled: &Toggled,
-    t: &crate::chrome::Chrome,
+    t: &crate::i18n::Chrome,
 ) -> Html {
     let provenance = if image.publish_count == 0 {
         t.nothing_published.to_string()

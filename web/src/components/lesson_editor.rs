@@ -12,6 +12,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::address::encode_component;
+use crate::i18n::EditorText;
 use crate::state::{too_big, Action, Lang, MAX_LESSON_BYTES};
 
 /// Where the draft is kept.
@@ -42,46 +43,6 @@ pub struct LessonEditorProps {
     /// Free play's session (`None` in a lesson).
     #[prop_or_default]
     pub session: Option<Session>,
-}
-
-/// The labels in one language.
-struct Words {
-    open: &'static str,
-    title: &'static str,
-    run: &'static str,
-    download: &'static str,
-    session: &'static str,
-    back: &'static str,
-    close: &'static str,
-    ok: &'static str,
-    saved: &'static str,
-}
-
-fn words(lang: Lang) -> &'static Words {
-    match lang {
-        Lang::Ko => &Words {
-            open: "레슨 편집기",
-            title: "레슨 편집기: 쓰고, 실행하고, 내려받기",
-            run: "▶ 실행",
-            download: "⤓ 내려받기",
-            session: "이 세션을 레슨으로",
-            back: "↶ 내 글로 돌아가기",
-            close: "닫기",
-            ok: "문법 오류 없음",
-            saved: "입력하는 대로 이 브라우저에 저장됩니다",
-        },
-        Lang::En => &Words {
-            open: "Lesson editor",
-            title: "Lesson editor: write, run, download",
-            run: "▶ Run",
-            download: "⤓ Download",
-            session: "This session as a lesson",
-            back: "↶ Back to my text",
-            close: "Close",
-            ok: "no syntax errors",
-            saved: "kept in this browser as you type",
-        },
-    }
 }
 
 /// The draft kept in localStorage, if any.
@@ -141,7 +102,7 @@ pub fn LessonEditorButton(props: &LessonEditorProps) -> Html {
     // The text before *This session as a lesson* replaced it.
     let previous = use_state(|| None::<String>);
     let kept = use_state(|| true);
-    let w = words(props.lang);
+    let w = EditorText::of(props.lang);
     let set_text = {
         let (text, kept) = (text.clone(), kept.clone());
         Callback::from(move |t: String| {
@@ -215,7 +176,7 @@ pub fn LessonEditorButton(props: &LessonEditorProps) -> Html {
 }
 
 /// The parser's verdict under the text: steps, or the error with its line and caret.
-fn status(verdict: &Result<usize, (String, Option<String>)>, w: &Words, kept: bool) -> Html {
+fn status(verdict: &Result<usize, (String, Option<String>)>, w: &EditorText, kept: bool) -> Html {
     let keep = if kept { w.saved } else { "" };
     match verdict {
         Ok(steps) => html! {

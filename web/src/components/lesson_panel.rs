@@ -11,91 +11,9 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::address::{self, Param};
-use crate::chrome::Chrome;
+use crate::i18n::{Chrome, LessonText};
 use crate::lessons;
 use crate::state::{Action, Lang, LessonRun};
-
-/// The lesson panel's and console's labels in one language.
-pub struct Labels {
-    /// The picker's label.
-    pub lesson: &'static str,
-    /// The picker's entry for no lesson.
-    pub free_play: &'static str,
-    /// `step` in `step k / n`.
-    pub step: &'static str,
-    /// The previous-step button.
-    pub prev: &'static str,
-    /// The next-step button.
-    pub next: &'static str,
-    /// The restart button.
-    pub restart: &'static str,
-    /// The pause marker.
-    pub pause: &'static str,
-    /// Shown before the first step.
-    pub start_hint: &'static str,
-    /// Shown after the last step.
-    pub end: &'static str,
-    /// The keyboard hint.
-    pub keys: &'static str,
-    /// Heading of the expected output that differs.
-    pub expected: &'static str,
-    /// Heading of the row of steps.
-    pub steps: &'static str,
-    /// The console panel's heading.
-    pub console: &'static str,
-    /// The console input's placeholder.
-    pub console_hint: &'static str,
-    /// Shown when the console has no world yet.
-    pub no_cluster: &'static str,
-    /// A note that rewinding drops what was typed.
-    pub rewind_note: &'static str,
-}
-
-/// The labels for `lang`.
-pub fn labels(lang: Lang) -> &'static Labels {
-    const KO: Labels = Labels {
-        lesson: "레슨",
-        free_play: "자유 실습 (레슨 없음)",
-        step: "단계",
-        prev: "◀ 이전",
-        next: "다음 ▶",
-        restart: "⟲ 처음부터",
-        pause: "❚❚ 여기서 멈추고 설명합니다",
-        start_hint: "→ 또는 Space 를 누르면 첫 단계를 실행합니다.",
-        end: "레슨 끝.",
-        keys: "→ / Space 다음 · ← 이전 · Home 처음부터",
-        expected: "레슨에 적힌 기대 출력과 다릅니다:",
-        steps: "단계로 이동",
-        console: "콘솔",
-        console_hint: "명령을 입력하고 Enter (예: status, kill -9 101, run until=leader)",
-        no_cluster: "아직 클러스터가 없습니다. `cluster` 명령이 클러스터를 띄웁니다.",
-        rewind_note:
-            "이전 단계로 가면 레슨을 처음부터 다시 실행합니다 (콘솔에서 바꾼 것은 사라집니다).",
-    };
-    const EN: Labels = Labels {
-        lesson: "lesson",
-        free_play: "free play (no lesson)",
-        step: "step",
-        prev: "◀ Previous",
-        next: "Next ▶",
-        restart: "⟲ Restart",
-        pause: "❚❚ Pause here to explain",
-        start_hint: "Press → or Space to run the first step.",
-        end: "End of the lesson.",
-        keys: "→ / Space next · ← previous · Home restart",
-        expected: "differs from the output the lesson expects:",
-        steps: "jump to step",
-        console: "console",
-        console_hint: "type a command and press Enter (e.g. status, kill -9 101, run until=leader)",
-        no_cluster: "No cluster yet: a `cluster` command starts one.",
-        rewind_note:
-            "Going back replays the lesson from the start (what the console changed is gone).",
-    };
-    match lang {
-        Lang::Ko => &KO,
-        Lang::En => &EN,
-    }
-}
 
 /// Properties of [`LessonPicker`].
 #[derive(Properties, PartialEq)]
@@ -111,7 +29,7 @@ pub struct LessonPickerProps {
 /// The lesson picker.
 #[component]
 pub fn LessonPicker(props: &LessonPickerProps) -> Html {
-    let l = labels(props.lang);
+    let l = LessonText::of(props.lang);
     let titles = use_memo(props.lang, |lang| {
         (0..lessons::LESSONS.len())
             .map(|i| lessons::title_for(i, *lang))
@@ -199,7 +117,7 @@ pub fn lesson_title(run: &LessonRun, lang: Lang) -> String {
 /// The header's lesson controls: ⟲ restart, ◀ previous, step k / n, next ▶.
 #[component]
 pub fn LessonNav(props: &LessonPanelProps) -> Html {
-    let l = labels(props.lang);
+    let l = LessonText::of(props.lang);
     let run = &props.run;
     let (pos, n) = (run.pos, run.len());
     let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
@@ -218,8 +136,8 @@ pub fn LessonNav(props: &LessonPanelProps) -> Html {
 /// wait playing, with how far it is), the pause marker, and a bar of every step to jump to.
 #[component]
 pub fn LessonPanel(props: &LessonPanelProps) -> Html {
-    let l = labels(props.lang);
-    let t = crate::chrome::use_chrome();
+    let l = LessonText::of(props.lang);
+    let t = crate::i18n::use_chrome();
     let run = &props.run;
     let n = run.len();
     let pos = run.pos;
@@ -272,7 +190,7 @@ pub fn LessonPanel(props: &LessonPanelProps) -> Html {
 
 /// The step just run (the lesson is past its start): its narration, its terminal (`$ command`,
 /// the wait playing, the output, the expected output when it differs) and its pause marker.
-fn current_step(props: &LessonPanelProps, l: &Labels, t: &Chrome) -> (Html, Html) {
+fn current_step(props: &LessonPanelProps, l: &LessonText, t: &Chrome) -> (Html, Html) {
     let run = &props.run;
     let (n, pos) = (run.len(), run.pos);
     let step = &run.lesson.steps[pos - 1];
@@ -371,7 +289,7 @@ fn wait_playing(p: &PlayedWait, props: &LessonPanelProps, t: &Chrome) -> Html {
         <div class="wait-playing" id="lesson-playing" data-moment={p.pace.moment.name()}
              data-rate={format!("{:.1}", p.pace.rate)}>
             <span class="wait-bar"><span class="wait-fill" style={format!("width: {:.1}%", w.progress(props.clock_ms) * 100.0)}></span></span>
-            <span class="wait-text">{ format!("{} {:.3} / {:.3} s · {}", t.playing, done / 1000.0, span as f64 / 1000.0, moment_text(p.pace.moment.name(), props.lang)) }</span>
+            <span class="wait-text">{ format!("{} {:.3} / {:.3} s · {}", t.playing, done / 1000.0, span as f64 / 1000.0, LessonText::of(props.lang).moment(p.pace.moment.name())) }</span>
             <button id="lesson-skip" class="skip" onclick={send(Action::LessonNext)}>{ t.skip }</button>
         </div>
     }
@@ -379,7 +297,7 @@ fn wait_playing(p: &PlayedWait, props: &LessonPanelProps, t: &Chrome) -> Html {
 
 /// The terminal of a step with a command: `$ command`, the wait `playing`, the `output` (red
 /// when it failed) and the output the lesson expects when it differs.
-fn terminal(step: &Step, output: Option<String>, playing: Option<Html>, l: &Labels) -> Html {
+fn terminal(step: &Step, output: Option<String>, playing: Option<Html>, l: &LessonText) -> Html {
     let mismatch = expected_if_different(step, output.as_deref());
     let failed = output.as_deref().is_some_and(|o| o.starts_with("error: "));
     html! {
@@ -399,7 +317,7 @@ fn terminal(step: &Step, output: Option<String>, playing: Option<Html>, l: &Labe
 }
 
 /// The row of every step to jump to: done, current, and the pauses marked.
-fn step_chips(props: &LessonPanelProps, l: &Labels) -> Html {
+fn step_chips(props: &LessonPanelProps, l: &LessonText) -> Html {
     let run = &props.run;
     let pos = run.pos;
     let send = |action: Action| props.on_action.reform(move |_: MouseEvent| action.clone());
@@ -417,22 +335,6 @@ fn step_chips(props: &LessonPanelProps, l: &Labels) -> Html {
                 }
             }) }
         </ol>
-    }
-}
-
-/// What a playing wait's moment is called, for the strip.
-fn moment_text(moment: &str, lang: Lang) -> &'static str {
-    match (moment, lang) {
-        ("election", Lang::Ko) => "선거 중: 아주 느리게",
-        ("election", Lang::En) => "election: very slow",
-        ("commit", Lang::Ko) => "커밋을 기다림: 느리게",
-        ("commit", Lang::En) => "waiting for a commit: slow",
-        ("timer", Lang::Ko) => "타이머가 곧 끝남: 느리게",
-        ("timer", Lang::En) => "a timer runs out: slow",
-        ("session", Lang::Ko) => "세션이 곧 끝남: 느리게",
-        ("session", Lang::En) => "a session runs out: slow",
-        (_, Lang::Ko) => "조용함: 빠르게",
-        (_, Lang::En) => "idle: fast",
     }
 }
 
@@ -464,13 +366,5 @@ mod tests {
             None,
             "trailing tabs"
         );
-    }
-
-    #[test]
-    fn both_languages_have_every_label() {
-        for lang in [Lang::Ko, Lang::En] {
-            let l = labels(lang);
-            assert!(!l.next.is_empty() && !l.prev.is_empty() && !l.pause.is_empty());
-        }
     }
 }

@@ -51,7 +51,7 @@ pub fn shown_batches(node: &NodeView, lit: &[Highlight]) -> Vec<usize> {
 #[component]
 pub fn LogStrip(props: &LogStripProps) -> Html {
     let node = &props.node;
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let hw = node.high_watermark;
     let shown = shown_batches(node, &props.highlights);
     let mut last_shown: Option<i64> = None;

@@ -20,7 +20,7 @@ pub struct LogTailProps {
 #[component]
 pub fn LogTail(props: &LogTailProps) -> Html {
     let node = props.view.nodes.iter().find(|n| n.id == props.selected);
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     // Which lines: all, controller.log's (the controller loggers) or server.log's, and a text.
     let file = use_state(|| "all".to_string());
     let text = use_state(String::new);

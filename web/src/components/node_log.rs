@@ -23,7 +23,7 @@ pub struct NodeLogsProps {
 /// One row per node with its log batches.
 #[component]
 pub fn NodeLogs(props: &NodeLogsProps) -> Html {
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     html! {
         <section class="panel logs" aria-label="metadata logs">
             <h2>{ t.per_node_logs }</h2>

@@ -20,7 +20,7 @@ pub struct PartitionsPanelProps {
 /// The panel.
 #[component]
 pub fn PartitionsPanel(props: &PartitionsPanelProps) -> Html {
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     let parts = &props.view.partitions;
     let ids = |v: &[i32]| {
         v.iter()

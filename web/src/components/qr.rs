@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::address;
+use crate::i18n::QrText;
 use crate::share;
 use crate::state::Lang;
 
@@ -48,18 +49,7 @@ pub struct QrButtonProps {
 #[component]
 pub fn QrButton(props: &QrButtonProps) -> Html {
     let shown = use_state(|| None::<String>);
-    let (title, close, hint) = match props.lang {
-        Lang::Ko => (
-            "QR 코드: 학생들이 휴대폰으로 같은 화면을 엽니다",
-            "닫기",
-            "같은 네트워크에서 이 주소가 열려야 합니다 (127.0.0.1 은 이 컴퓨터만).",
-        ),
-        Lang::En => (
-            "QR code: students open this view on their phones",
-            "Close",
-            "Phones must reach this address on the network (127.0.0.1 is this computer only).",
-        ),
-    };
+    let &QrText { title, close, hint } = QrText::of(props.lang);
     let on_open = {
         let shown = shown.clone();
         Callback::from(move |_: MouseEvent| shown.set(Some(current_address())))

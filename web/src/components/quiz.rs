@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use crate::i18n::QuizText;
 use crate::state::{Lang, LessonRun};
 
 /// Which quiz the strip shows, and how.
@@ -62,32 +63,11 @@ pub fn QuizCard(props: &QuizCardProps) -> Html {
     else {
         return html! {};
     };
-    let ko = props.lang == Lang::Ko;
+    let t = QuizText::of(props.lang);
     let (mode, status) = match &props.mode {
-        QuizMode::Ask => (
-            "ask",
-            if ko {
-                "손을 들어 세어 보세요(선택지를 누르면 한 명씩 늘어납니다). → 를 누르면 단계가 실행되고 엔진의 답이 나옵니다."
-            } else {
-                "Count the hands (a click on a choice adds one). → runs the step and shows the engine's answer."
-            },
-        ),
-        QuizMode::Playing => (
-            "playing",
-            if ko {
-                "▶ 단계가 재생 중입니다. 끝나면 엔진의 답이 나옵니다."
-            } else {
-                "▶ The step plays; the engine's answer shows when it ends."
-            },
-        ),
-        QuizMode::Answered(_) => (
-            "answered",
-            if ko {
-                "엔진의 답"
-            } else {
-                "The engine's answer"
-            },
-        ),
+        QuizMode::Ask => ("ask", t.ask),
+        QuizMode::Playing => ("playing", t.playing),
+        QuizMode::Answered(_) => ("answered", t.answered),
     };
     let answer = match &props.mode {
         QuizMode::Answered(a) => Some(a.clone()),

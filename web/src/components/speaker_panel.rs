@@ -9,64 +9,9 @@ use kraft_core::lesson::parse::Narration;
 use yew::prelude::*;
 
 use crate::components::lesson_panel::LessonPanel;
+use crate::i18n::SpeakerText;
 use crate::presenter::link::open_audience;
 use crate::state::{Action, Lang, LessonRun};
-
-/// The speaker panel's labels in one language.
-pub struct SpeakerLabels {
-    /// Heading of the notes.
-    pub notes: &'static str,
-    /// When the step has no notes.
-    pub no_notes: &'static str,
-    /// Heading of the next step's preview.
-    pub next: &'static str,
-    /// After the last step.
-    pub last: &'static str,
-    /// Heading of the elapsed time.
-    pub elapsed: &'static str,
-    /// The button that restarts the clock.
-    pub reset: &'static str,
-    /// The button that opens the audience window.
-    pub open: &'static str,
-    /// The audience window answered.
-    pub connected: &'static str,
-    /// The audience window has not answered.
-    pub waiting: &'static str,
-    /// The browser blocked the window.
-    pub blocked: &'static str,
-}
-
-/// The labels for `lang`.
-pub fn speaker_labels(lang: Lang) -> &'static SpeakerLabels {
-    const KO: SpeakerLabels = SpeakerLabels {
-        notes: "발표자 메모",
-        no_notes: "이 단계에는 메모가 없습니다.",
-        next: "다음 단계",
-        last: "마지막 단계입니다.",
-        elapsed: "경과",
-        reset: "⟲",
-        open: "청중 창 열기 ↗",
-        connected: "청중 창 연결됨",
-        waiting: "청중 창 기다리는 중",
-        blocked: "브라우저가 새 창을 막았습니다: 허용하고 다시 누르세요.",
-    };
-    const EN: SpeakerLabels = SpeakerLabels {
-        notes: "speaker notes",
-        no_notes: "No notes for this step.",
-        next: "next step",
-        last: "This is the last step.",
-        elapsed: "elapsed",
-        reset: "⟲",
-        open: "Open the audience window ↗",
-        connected: "audience window connected",
-        waiting: "waiting for the audience window",
-        blocked: "The browser blocked the window: allow pop-ups and press again.",
-    };
-    match lang {
-        Lang::Ko => &KO,
-        Lang::En => &EN,
-    }
-}
 
 /// Properties of [`SpeakerPanel`].
 #[derive(Properties, PartialEq)]
@@ -107,7 +52,7 @@ pub fn clock_text(seconds: u64) -> String {
 /// The speaker's strip: the lesson panel beside the notes, the next step and the clock.
 #[component]
 pub fn SpeakerPanel(props: &SpeakerPanelProps) -> Html {
-    let l = speaker_labels(props.lang);
+    let l = SpeakerText::of(props.lang);
     let blocked = use_state(|| false);
     let on_open = {
         let (link, blocked) = (props.link.clone(), blocked.clone());
@@ -149,7 +94,7 @@ pub fn SpeakerPanel(props: &SpeakerPanelProps) -> Html {
 }
 
 /// The notes of the step just run, and the preview of the step to come.
-fn step_notes_and_next(run: &LessonRun, lang: Lang, l: &SpeakerLabels) -> (Html, Html) {
+fn step_notes_and_next(run: &LessonRun, lang: Lang, l: &SpeakerText) -> (Html, Html) {
     let notes = run
         .pos
         .checked_sub(1)
@@ -191,7 +136,7 @@ struct ElapsedProps {
 /// The wall-clock time since the speaker window opened (or since ⟲), every second.
 #[component]
 fn Elapsed(props: &ElapsedProps) -> Html {
-    let l = speaker_labels(props.lang);
+    let l = SpeakerText::of(props.lang);
     let start = use_state(js_sys::Date::now);
     let now = use_state(js_sys::Date::now);
     {

@@ -5,7 +5,7 @@
 use kraft_core::lesson::stage::Panel;
 use yew::prelude::*;
 
-use crate::chrome::Chrome;
+use crate::i18n::Chrome;
 
 /// The tab label of `panel`.
 pub fn panel_label(panel: Panel, t: &Chrome) -> &'static str {
@@ -51,7 +51,7 @@ pub struct StageTabsProps {
 /// The tabs of the stage's side column.
 #[component]
 pub fn StageTabs(props: &StageTabsProps) -> Html {
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     html! {
         <nav class="stage-tabs" id="stage-tabs" role="tablist" data-current={props.current.name()}>
             { for props.panels.iter().enumerate().map(|(i, &p)| {
@@ -86,11 +86,9 @@ mod tests {
 
     #[test]
     fn every_panel_has_a_label_in_both_languages() {
-        use crate::chrome::chrome;
-        use crate::state::Lang;
         for p in Panel::ALL {
-            assert!(!panel_label(p, chrome(Lang::Ko)).is_empty());
-            assert!(!panel_label(p, chrome(Lang::En)).is_empty());
+            assert!(!panel_label(p, &Chrome::KO).is_empty());
+            assert!(!panel_label(p, &Chrome::EN).is_empty());
         }
     }
 }

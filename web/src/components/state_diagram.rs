@@ -10,7 +10,7 @@ use super::controls::format_ms;
 use super::state_layout::{
     self, label_lines, path_d, Edge, Layout, StateBox, BADGE_R, BOX_H, LINE_H, WIDTH,
 };
-use crate::state::Lang;
+use crate::i18n::{use_lang, StateDiagramText};
 
 /// Properties of [`StateDiagram`].
 #[derive(Properties, PartialEq)]
@@ -92,14 +92,14 @@ fn from_name(from: Option<StateKind>, none: &'static str) -> &'static str {
     from.map_or(none, StateKind::name)
 }
 
-fn draw_label(e: &Edge, recent: &[Numbered], ko: bool) -> Html {
+fn draw_label(e: &Edge, recent: &[Numbered], t: &StateDiagramText) -> Html {
     let lit = recent.iter().any(|r| r.edge.is_some_and(|x| x.id == e.id));
     let l = &e.label;
     html! {
         <text class={classes!("sd-label", lit.then_some("recent"))} data-edge={e.id}
               x={f(l.x)} y={f(l.y)} text-anchor={l.anchor.svg()}>
-            { for label_lines(l, ko).iter().enumerate().map(|(i, line)| html! {
-                <tspan x={f(l.x)} dy={if i == 0 { "0".to_string() } else { f(LINE_H) }}>{ *line }</tspan>
+            { for label_lines(l, t).enumerate().map(|(i, line)| html! {
+                <tspan x={f(l.x)} dy={if i == 0 { "0".to_string() } else { f(LINE_H) }}>{ line }</tspan>
             }) }
         </text>
     }
@@ -169,8 +169,8 @@ fn badges(layout: &Layout, recent: &[Numbered]) -> Html {
 #[component]
 pub fn StateDiagram(props: &StateDiagramProps) -> Html {
     let node = &props.node;
-    let t = crate::chrome::use_chrome();
-    let ko = use_context::<Lang>().unwrap_or_default() == Lang::Ko;
+    let t = crate::i18n::use_chrome();
+    let words = StateDiagramText::of(use_lang());
     let layout = layout_of(node);
     let running = node.process == ProcessState::Running;
     let current = node.raft_state.filter(|_| running);
@@ -220,9 +220,9 @@ pub fn StateDiagram(props: &StateDiagramProps) -> Html {
                 </defs>
                 <g class="sd-edges">{ for layout.edges.iter().map(|e| draw_edge(e, &recent)) }</g>
                 <g class="sd-flows">{ for flow }</g>
-                <g class="sd-labels">{ for layout.edges.iter().map(|e| draw_label(e, &recent, ko)) }</g>
+                <g class="sd-labels">{ for layout.edges.iter().map(|e| draw_label(e, &recent, words)) }</g>
                 <text class="sd-title" x={f(WIDTH - 4.0)} y="24" text-anchor="end">
-                    { format!("{} {}{}", if ko { "노드" } else { "node" }, node.id, if node.is_voter { "" } else if ko { " · 옵서버" } else { " · observer" }) }
+                    { format!("{} {}{}", words.node, node.id, if node.is_voter { "" } else { words.observer }) }
                 </text>
                 { for layout.states.iter().map(|s| draw_state(s, current)) }
                 { badges(layout, &recent) }

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 use kraft_core::view::{StateKind, TransitionView};
 
+use crate::i18n::StateDiagramText;
+
 /// Width of the diagrams' viewBox.
 pub const WIDTH: f64 = 520.0;
 /// Height of a state's box.
@@ -74,8 +76,9 @@ impl Anchor {
     }
 }
 
-/// An edge's label: its lines in English and Korean, the first line's baseline at `y`.
-#[derive(Clone, Debug, PartialEq)]
+/// An edge's label: its text (in [`StateDiagramText`], a line break where it wraps), the first
+/// line's baseline at `y`.
+#[derive(Clone, Debug)]
 pub struct Label {
     /// The anchor's x.
     pub x: f64,
@@ -83,14 +86,12 @@ pub struct Label {
     pub y: f64,
     /// How the lines align on `x`.
     pub anchor: Anchor,
-    /// The lines in English.
-    pub en: &'static [&'static str],
-    /// The lines in Korean.
-    pub ko: &'static [&'static str],
+    /// Its text in a language.
+    pub text: fn(&StateDiagramText) -> &'static str,
 }
 
 /// A transition drawn: a path of cubic Bézier segments from one state's border to another's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Edge {
     /// A short id (`u-p`, `any-f`, ...).
     pub id: &'static str,
@@ -194,7 +195,7 @@ fn voter_line_edges() -> Vec<Edge> {
             trigger: "election timeout",
             kafka: "KafkaRaftClient.pollUnattachedAsVoter: the election timer expired → transitionToProspective",
             path: polyline(&[(120.0, LINE_Y), (152.0, LINE_Y)]),
-            label: Label { x: 136.0, y: 154.0, anchor: Anchor::Middle, en: &["election", "timeout"], ko: &["선거", "타임아웃"] },
+            label: Label { x: 136.0, y: 154.0, anchor: Anchor::Middle, text: |t| t.election_timeout },
             badge: (136.0, LINE_Y),
         },
         Edge {
@@ -204,7 +205,7 @@ fn voter_line_edges() -> Vec<Edge> {
             trigger: "PreVote majority",
             kafka: "KafkaRaftClient.handleVoteResponse: PreVotes granted by a majority → maybeTransitionToCandidate (epoch + 1)",
             path: polyline(&[(272.0, LINE_Y), (305.0, LINE_Y)]),
-            label: Label { x: 288.0, y: 154.0, anchor: Anchor::Middle, en: &["PreVote", "majority"], ko: &["PreVote", "과반"] },
+            label: Label { x: 288.0, y: 154.0, anchor: Anchor::Middle, text: |t| t.prevote_majority },
             badge: (288.5, LINE_Y),
         },
         Edge {
@@ -214,7 +215,7 @@ fn voter_line_edges() -> Vec<Edge> {
             trigger: "vote majority",
             kafka: "KafkaRaftClient.handleVoteResponse: votes granted by a majority → maybeTransitionToLeader → onBecomeLeader",
             path: polyline(&[(411.0, LINE_Y), (436.0, LINE_Y)]),
-            label: Label { x: 423.0, y: 78.0, anchor: Anchor::Middle, en: &["vote majority"], ko: &["투표 과반"] },
+            label: Label { x: 423.0, y: 78.0, anchor: Anchor::Middle, text: |t| t.vote_majority },
             badge: (423.5, LINE_Y),
         },
         Edge {
@@ -224,7 +225,7 @@ fn voter_line_edges() -> Vec<Edge> {
             trigger: "PreVote lost, no leader known",
             kafka: "KafkaRaftClient.prospectiveTransitionAfterElectionLoss (PreVote rejected or timed out) → transitionToUnattached",
             path: vec![(175.0, top), (165.0, 56.0), (105.0, 56.0), (95.0, top)],
-            label: Label { x: 135.0, y: 36.0, anchor: Anchor::Middle, en: &["PreVote lost,", "no leader"], ko: &["PreVote 패배,", "리더 모름"] },
+            label: Label { x: 135.0, y: 36.0, anchor: Anchor::Middle, text: |t| t.prevote_lost_no_leader },
             badge: (160.0, 71.0),
         },
         Edge {
@@ -234,7 +235,7 @@ fn voter_line_edges() -> Vec<Edge> {
             trigger: "election timeout or lost",
             kafka: "KafkaRaftClient.pollCandidate: the election timer expired (not granted) → transitionToProspective",
             path: vec![(330.0, top), (320.0, 56.0), (260.0, 56.0), (250.0, top)],
-            label: Label { x: 290.0, y: 36.0, anchor: Anchor::Middle, en: &["election timeout", "or lost"], ko: &["선거 타임아웃", "또는 패배"] },
+            label: Label { x: 290.0, y: 36.0, anchor: Anchor::Middle, text: |t| t.election_timeout_or_lost },
             badge: (315.0, 71.0),
         },
     ]
@@ -257,7 +258,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "fetch timeout",
             kafka: "KafkaRaftClient.pollFollowerAsVoter: no answer from the leader within fetchTimeoutMs → transitionToProspective",
             path: polyline(&[(196.0, below_top), (196.0, bottom)]),
-            label: Label { x: 184.0, y: 204.0, anchor: Anchor::End, en: &["fetch", "timeout"], ko: &["fetch", "타임아웃"] },
+            label: Label { x: 184.0, y: 204.0, anchor: Anchor::End, text: |t| t.fetch_timeout },
             badge: (196.0, 215.0),
         },
         Edge {
@@ -267,7 +268,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "PreVote lost, leader known",
             kafka: "KafkaRaftClient.prospectiveTransitionAfterElectionLoss (PreVote rejected or timed out, a leader known) → transitionToFollower",
             path: polyline(&[(228.0, bottom), (228.0, below_top)]),
-            label: Label { x: 240.0, y: 204.0, anchor: Anchor::Start, en: &["PreVote lost,", "leader known"], ko: &["PreVote 패배,", "리더 앎"] },
+            label: Label { x: 240.0, y: 204.0, anchor: Anchor::Start, text: |t| t.prevote_lost_leader_known },
             badge: (228.0, 152.0),
         },
         Edge {
@@ -277,7 +278,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "check quorum lost or graceful shutdown",
             kafka: "KafkaRaftClient.pollLeader: check quorum expired (no fetch from a majority within 1.5 × fetchTimeoutMs), a resign or a shutdown → transitionToResigned",
             path: polyline(&[(480.0, bottom), (480.0, below_top)]),
-            label: Label { x: 470.0, y: 154.0, anchor: Anchor::End, en: &["check", "quorum lost", "or shutdown"], ko: &["check", "quorum 실패", "또는 종료"] },
+            label: Label { x: 470.0, y: 154.0, anchor: Anchor::End, text: |t| t.check_quorum_lost },
             badge: (480.0, 212.0),
         },
         Edge {
@@ -287,7 +288,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "election timeout or higher epoch",
             kafka: "KafkaRaftClient.pollResigned: the election timer expired → transitionToUnattached(epoch + 1); or a message of a higher epoch",
             path: r_u,
-            label: Label { x: 245.0, y: 350.0, anchor: Anchor::Middle, en: &["election timeout or higher epoch"], ko: &["선거 타임아웃 또는 더 큰 에포크"] },
+            label: Label { x: 245.0, y: 350.0, anchor: Anchor::Middle, text: |t| t.timeout_or_higher_epoch },
             badge: (14.0, 262.0),
         },
         Edge {
@@ -297,7 +298,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "higher epoch seen",
             kafka: "KafkaRaftClient.maybeTransition / handleVoteRequest: an epoch higher than ours, no leader → transitionToUnattached",
             path: polyline(&[(14.0, 12.0), (14.0, LINE_Y - BOX_H / 2.0)]),
-            label: Label { x: 26.0, y: 16.0, anchor: Anchor::Start, en: &["any state: higher epoch seen"], ko: &["어느 상태든: 더 큰 에포크를 봄"] },
+            label: Label { x: 26.0, y: 16.0, anchor: Anchor::Start, text: |t| t.any_higher_epoch },
             badge: (14.0, 52.0),
         },
         Edge {
@@ -307,7 +308,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "leader discovered",
             kafka: "KafkaRaftClient.maybeTransition: BeginQuorumEpoch, or a Fetch or Vote answer naming the leader → transitionToFollower",
             path: polyline(&[(212.0, 298.0), (212.0, below_bottom)]),
-            label: Label { x: 224.0, y: 296.0, anchor: Anchor::Start, en: &["any state:", "leader discovered"], ko: &["어느 상태든:", "리더를 알게 됨"] },
+            label: Label { x: 224.0, y: 296.0, anchor: Anchor::Start, text: |t| t.any_leader_discovered },
             badge: (212.0, 284.0),
         },
         Edge {
@@ -317,7 +318,7 @@ fn voter_lower_edges() -> Vec<Edge> {
             trigger: "vote granted",
             kafka: "KafkaRaftClient.handleVoteRequest: the vote granted → QuorumState.unattachedAddVotedState",
             path: vec![(72.0, bottom), (78.0, 172.0), (38.0, 172.0), (44.0, bottom)],
-            label: Label { x: 58.0, y: 192.0, anchor: Anchor::Middle, en: &["vote", "granted"], ko: &["투표", "함"] },
+            label: Label { x: 58.0, y: 192.0, anchor: Anchor::Middle, text: |t| t.vote_granted },
             badge: (58.0, 161.0),
         },
     ]
@@ -375,7 +376,7 @@ pub fn observer() -> &'static Layout {
                     trigger: "leader discovered",
                     kafka: "KafkaRaftClient.maybeTransition: a Fetch answer or BeginQuorumEpoch naming the leader → transitionToFollower",
                     path: vec![(180.0, top), (215.0, 70.0), (315.0, 70.0), (346.0, top)],
-                    label: Label { x: 262.0, y: 58.0, anchor: Anchor::Middle, en: &["leader discovered"], ko: &["리더를 알게 됨"] },
+                    label: Label { x: 262.0, y: 58.0, anchor: Anchor::Middle, text: |t| t.leader_discovered },
                     badge: (262.0, 83.0),
                 },
                 Edge {
@@ -385,7 +386,7 @@ pub fn observer() -> &'static Layout {
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
                     path: vec![(346.0, bottom), (315.0, 210.0), (215.0, 210.0), (180.0, bottom)],
-                    label: Label { x: 262.0, y: 234.0, anchor: Anchor::Middle, en: &["higher epoch seen"], ko: &["더 큰 에포크를 봄"] },
+                    label: Label { x: 262.0, y: 234.0, anchor: Anchor::Middle, text: |t| t.higher_epoch_seen },
                     badge: (262.0, 197.0),
                 },
                 Edge {
@@ -395,7 +396,7 @@ pub fn observer() -> &'static Layout {
                     trigger: "higher epoch seen",
                     kafka: "KafkaRaftClient.maybeTransition: an epoch higher than ours, no leader → transitionToUnattached",
                     path: vec![(110.0, top), (114.0, 78.0), (76.0, 78.0), (80.0, top)],
-                    label: Label { x: 72.0, y: 58.0, anchor: Anchor::Middle, en: &["higher epoch"], ko: &["더 큰 에포크"] },
+                    label: Label { x: 72.0, y: 58.0, anchor: Anchor::Middle, text: |t| t.higher_epoch },
                     badge: (95.0, 89.0),
                 },
                 Edge {
@@ -405,7 +406,7 @@ pub fn observer() -> &'static Layout {
                     trigger: "leader of a higher epoch",
                     kafka: "KafkaRaftClient.maybeTransition: a leader of a higher epoch → transitionToFollower",
                     path: vec![(418.0, 130.0), (462.0, 114.0), (462.0, 166.0), (418.0, 150.0)],
-                    label: Label { x: 455.0, y: 200.0, anchor: Anchor::Middle, en: &["new leader,", "higher epoch"], ko: &["새 리더,", "더 큰 에포크"] },
+                    label: Label { x: 455.0, y: 200.0, anchor: Anchor::Middle, text: |t| t.new_leader_higher_epoch },
                     badge: (451.0, 140.0),
                 },
             ],
@@ -466,13 +467,9 @@ pub fn sample(path: &[Point], per_segment: usize) -> Vec<Point> {
     out
 }
 
-/// A label's lines in `ko` or English.
-pub fn label_lines(label: &Label, ko: bool) -> &'static [&'static str] {
-    if ko {
-        label.ko
-    } else {
-        label.en
-    }
+/// A label's lines in the language of `t`.
+pub fn label_lines(label: &Label, t: &StateDiagramText) -> std::str::Split<'static, char> {
+    (label.text)(t).split('\n')
 }
 
 #[cfg(test)]
@@ -509,9 +506,10 @@ mod tests {
     /// The box a label's lines take, widths estimated generously (0.56 em a Latin letter, 1 em a
     /// Hangul syllable), for both languages.
     fn label_boxes(l: &Label) -> Vec<(f64, f64, f64, f64)> {
-        [l.en, l.ko]
+        [StateDiagramText::EN, StateDiagramText::KO]
             .iter()
-            .map(|lines| {
+            .map(|t| {
+                let lines: Vec<&str> = label_lines(l, t).collect();
                 let width = lines
                     .iter()
                     .map(|s| {
@@ -576,9 +574,9 @@ mod tests {
             for e in &layout.edges {
                 assert!(!e.trigger.trim().is_empty(), "edge {} has no trigger", e.id);
                 assert!(!e.kafka.is_empty(), "edge {} names no Kafka code", e.id);
-                for lines in [e.label.en, e.label.ko] {
+                for t in [StateDiagramText::EN, StateDiagramText::KO] {
                     assert!(
-                        !lines.is_empty() && lines.iter().all(|l| !l.trim().is_empty()),
+                        label_lines(&e.label, &t).all(|l| !l.trim().is_empty()),
                         "edge {} has an empty label",
                         e.id
                     );

@@ -9,50 +9,7 @@ use std::rc::Rc;
 use kraft_core::view::changes::{Change, ChangeKind};
 use yew::prelude::*;
 
-use crate::state::Lang;
-
-/// The box's labels in one language.
-struct Labels {
-    title: &'static str,
-    none: &'static str,
-    show: &'static str,
-    hide: &'static str,
-    source: &'static str,
-    more: &'static str,
-    fewer: &'static str,
-    full: &'static str,
-    unfull: &'static str,
-}
-
-/// The labels for `lang`.
-fn labels(lang: Lang) -> &'static Labels {
-    const KO: Labels = Labels {
-        title: "이 단계가 바꾼 것 · Kafka 코드",
-        none: "이 단계에서 아직 바뀐 것이 없습니다.",
-        show: "펼치기",
-        hide: "접기",
-        source: "글이 인용한 곳 (ab1e816411)",
-        more: "복제 · 커밋 반영 · 메모리 스냅숏",
-        fewer: "접기",
-        full: "옆 칸 전체로 키우기",
-        unfull: "원래 크기로",
-    };
-    const EN: Labels = Labels {
-        title: "What this step changed · Kafka code",
-        none: "Nothing has changed in this step yet.",
-        show: "show",
-        hide: "hide",
-        source: "cited by the article (ab1e816411)",
-        more: "replication, commits taken, in-memory snapshots",
-        fewer: "fewer",
-        full: "fill the side column",
-        unfull: "back to its size",
-    };
-    match lang {
-        Lang::Ko => &KO,
-        Lang::En => &EN,
-    }
-}
+use crate::i18n::{ChangesText, Lang};
 
 /// `8.950s`.
 fn seconds(ms: u64) -> String {
@@ -70,7 +27,7 @@ pub struct StepChangesProps {
 }
 
 /// One entry.
-fn entry(c: &Change, lang: Lang, shown: Option<i32>, source_label: &str, hidden: bool) -> Html {
+fn entry(c: &Change, lang: Lang, shown: Option<i32>, l: &ChangesText, hidden: bool) -> Html {
     let lit = shown.is_some_and(|s| c.nodes.contains(&s));
     let nodes = c
         .nodes
@@ -84,7 +41,7 @@ fn entry(c: &Change, lang: Lang, shown: Option<i32>, source_label: &str, hidden:
             data-kafka={c.kafka.unwrap_or_default()} hidden={hidden}>
             <span class="sc-text">
                 if let Some(t) = c.time_ms {
-                    <span class="sc-time" title={if lang == Lang::Ko { "가상 시간" } else { "virtual time" }}>
+                    <span class="sc-time" title={l.time}>
                         { seconds(t) }
                     </span>
                 }
@@ -95,7 +52,7 @@ fn entry(c: &Change, lang: Lang, shown: Option<i32>, source_label: &str, hidden:
             }
             if let Some(s) = c.source {
                 <a class="sc-source" href={s.url()} target="_blank" rel="noopener noreferrer"
-                   title={format!("{source_label}: {}", s.text())} dir="rtl">
+                   title={format!("{}: {}", l.source, s.text())} dir="rtl">
                     <span dir="ltr">{ s.text() }</span>
                 </a>
             }
@@ -117,7 +74,7 @@ fn is_detail(c: &Change) -> bool {
 #[component]
 pub fn StepChanges(props: &StepChangesProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let l = labels(lang);
+    let l = ChangesText::of(lang);
     let open = use_state(|| true);
     let full = use_state(|| false);
     let details = use_state(|| false);
@@ -129,7 +86,7 @@ pub fn StepChanges(props: &StepChangesProps) -> Html {
     let folded = props.changes.iter().filter(|c| is_detail(c)).count();
     let main = props.changes.iter().filter(|c| !is_detail(c));
     let rest = props.changes.iter().filter(|c| is_detail(c));
-    let entry = |c: &Change, hidden: bool| entry(c, lang, props.shown, l.source, hidden);
+    let entry = |c: &Change, hidden: bool| entry(c, lang, props.shown, l, hidden);
     let full_now = *full && *open;
     html! {
         <section class={classes!("panel", "step-changes", (!*open).then_some("closed"), full_now.then_some("full"))}
@@ -173,18 +130,5 @@ mod tests {
     fn times_read_as_seconds() {
         assert_eq!(seconds(8_950), "8.950s");
         assert_eq!(seconds(12), "0.012s");
-    }
-
-    #[test]
-    fn both_languages_label_the_box() {
-        for lang in [Lang::Ko, Lang::En] {
-            let l = labels(lang);
-            for text in [
-                l.title, l.none, l.show, l.hide, l.source, l.more, l.fewer, l.full, l.unfull,
-            ] {
-                assert!(!text.is_empty());
-            }
-        }
-        assert_ne!(labels(Lang::Ko).title, labels(Lang::En).title);
     }
 }

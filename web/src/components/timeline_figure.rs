@@ -10,7 +10,7 @@ use kraft_core::view::timeline::{ColumnState, FigureColumn};
 use kraft_core::view::TimelineView;
 use yew::prelude::*;
 
-use crate::state::Lang;
+use crate::i18n::{use_lang, TimelineText};
 
 /// The most snapshot columns drawn on a panel of its own (live ones first, then the newest
 /// struck ones; the legend counts the others); inside the controller panel one fewer.
@@ -27,81 +27,6 @@ const LABEL_H: f64 = 24.0;
 /// Longest value and key shown (longer ones end in `…`).
 const MAX_VALUE_CHARS: usize = 6;
 const MAX_KEY_CHARS: usize = 10;
-
-/// The figure's captions in one language (Kafka's names stay as Kafka spells them).
-#[derive(Debug, PartialEq, Eq)]
-pub struct FigureText {
-    /// The axis, in the key column's header.
-    pub offset: &'static str,
-    /// The column of the map now.
-    pub now: &'static str,
-    /// Legend: committed columns, before `≤ N`.
-    pub committed: &'static str,
-    /// Legend: applied but not committed columns.
-    pub applied: &'static str,
-    /// Legend: what deleteSnapshotsUpTo (the blue label under its columns) is.
-    pub deleted: &'static str,
-    /// Legend: what revertToSnapshot (the red label under its columns) is.
-    pub reverted: &'static str,
-    /// Legend: the tier's saved value mark.
-    pub saved: &'static str,
-    /// Legend: the value a revert brought back.
-    pub restored: &'static str,
-    /// Legend: how an absent key reads.
-    pub absent: &'static str,
-    /// Legend: before the count of snapshots not drawn.
-    pub older: &'static str,
-    /// The key column of a map without keys.
-    pub empty: &'static str,
-    /// The printed lines' label.
-    pub lines: &'static str,
-    /// The figure's accessible name.
-    pub aria: &'static str,
-    /// The fold of the text tables under the figure.
-    pub tables: &'static str,
-}
-
-const KO: FigureText = FigureText {
-    offset: "오프셋",
-    now: "현재",
-    committed: "커밋됨",
-    applied: "적용, 커밋 전",
-    deleted: "지움: 커밋이 오면",
-    reverted: "버림: 리더 자리를 잃으면",
-    saved: "티어에 저장된 옛 값",
-    restored: "되돌아온 값",
-    absent: "null: 없음",
-    older: "그리지 않은 스냅숏:",
-    empty: "(비어 있음)",
-    lines: "출력된 줄",
-    aria: "TimelineHashMap 타임라인: 오프셋별 스냅숏과 각 키의 값",
-    tables: "표: 현재 맵, 스냅숏, 티어에 저장된 옛 값",
-};
-
-const EN: FigureText = FigureText {
-    offset: "offset",
-    now: "now",
-    committed: "committed",
-    applied: "applied, not committed",
-    deleted: "deleted: a commit",
-    reverted: "dropped: leadership lost",
-    saved: "old value saved in the tier",
-    restored: "came back",
-    absent: "null: absent",
-    older: "snapshots not drawn:",
-    empty: "(empty)",
-    lines: "printed lines",
-    aria: "TimelineHashMap timeline: snapshots by offset and each key's value",
-    tables: "tables: the map now, the snapshots, the tiers' saved values",
-};
-
-/// The captions for `lang`.
-pub fn figure_text(lang: Lang) -> &'static FigureText {
-    match lang {
-        Lang::Ko => &KO,
-        Lang::En => &EN,
-    }
-}
 
 /// `s`, cut to `max` characters with `…`.
 fn clip(s: &str, max: usize) -> String {
@@ -303,7 +228,7 @@ fn column(
     c: &FigureColumn,
     keys: &[String],
     l: &Layout,
-    t: &FigureText,
+    t: &TimelineText,
     marks: &Marks,
 ) -> Html {
     let x = l.key_w + i as f64 * l.col_w;
@@ -332,7 +257,7 @@ fn column(
 }
 
 /// The key column: the axis label and each key (and how many are left out).
-fn key_column(keys: &[String], l: &Layout, t: &FigureText) -> Html {
+fn key_column(keys: &[String], l: &Layout, t: &TimelineText) -> Html {
     let baseline = |r: usize| HEAD_H + r as f64 * ROW_H + ROW_H / 2.0 + FONT * 0.35;
     let more = keys.len().saturating_sub(MAX_ROWS);
     html! {
@@ -386,7 +311,7 @@ fn legend(
     keys: &[String],
     hidden: usize,
     marks: &Marks,
-    t: &FigureText,
+    t: &TimelineText,
 ) -> Html {
     let item = |class: &'static str, swatch: &'static str, text: String| {
         html! {
@@ -447,7 +372,7 @@ pub struct TimelineFigureProps {
 /// The figure, its legend and the printed lines.
 #[component]
 pub fn TimelineFigure(props: &TimelineFigureProps) -> Html {
-    let t = figure_text(use_context::<Lang>().unwrap_or_default());
+    let t = TimelineText::of(use_lang());
     let tl = &props.timeline;
     let standalone = props.id_prefix.as_str() == "tl";
     let max = if standalone {
@@ -592,24 +517,5 @@ mod tests {
             col(None, ColumnState::Committed, None),
         ];
         assert_eq!(shown_columns(few.clone(), MAX_COLUMNS), (few, 0));
-    }
-
-    #[test]
-    fn both_languages_caption_everything() {
-        let (ko, en) = (figure_text(Lang::Ko), figure_text(Lang::En));
-        for (k, e) in [
-            (ko.offset, en.offset),
-            (ko.now, en.now),
-            (ko.committed, en.committed),
-            (ko.applied, en.applied),
-            (ko.saved, en.saved),
-            (ko.restored, en.restored),
-            (ko.deleted, en.deleted),
-            (ko.reverted, en.reverted),
-            (ko.lines, en.lines),
-        ] {
-            assert_ne!(k, e);
-            assert!(!k.is_empty() && !e.is_empty());
-        }
     }
 }

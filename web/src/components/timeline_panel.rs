@@ -9,8 +9,8 @@ use std::rc::Rc;
 use kraft_core::view::TimelineView;
 use yew::prelude::*;
 
-use super::timeline_figure::{figure_text, TimelineFigure};
-use crate::state::Lang;
+use super::timeline_figure::TimelineFigure;
+use crate::i18n::{use_lang, TimelineText};
 
 /// Properties of [`TimelineMap`].
 #[derive(Properties, PartialEq)]
@@ -51,8 +51,8 @@ pub fn TimelineMap(props: &TimelineMapProps) -> Html {
         Callback::from(move |_: MouseEvent| picked.set(choice))
     };
     let committed = |e: i64| t.stable_offset.is_some_and(|s| e <= s);
-    let c = crate::chrome::use_chrome();
-    let ft = figure_text(use_context::<Lang>().unwrap_or_default());
+    let c = crate::i18n::use_chrome();
+    let ft = TimelineText::of(use_lang());
     html! {
         <div class="timeline-map" id={format!("{p}-timeline")} data-snapshots={t.snapshots.len().to_string()}
              data-as-of={as_of.map(|(e, _)| e.to_string()).unwrap_or_default()}>

@@ -7,7 +7,7 @@
 use kraft_core::controller::write_life::WriteLife;
 use yew::prelude::*;
 
-use crate::chrome::{use_chrome, WriteLifeCaptions};
+use crate::i18n::{use_lang, WriteLifeText};
 
 /// Properties of [`WriteLifeCard`].
 #[derive(Properties, PartialEq)]
@@ -106,7 +106,7 @@ pub fn record_summary(types: &[String]) -> String {
 }
 
 /// The steps of the event thread, in its one event: 1 to 5.
-fn event_rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
+fn event_rows(l: &WriteLife, c: &WriteLifeText) -> Vec<Row> {
     let (e, last) = (Lane::Event, l.last_offset);
     let mut rows = vec![
         row(Some(1), "generate", e, None, Some(l.generate_ms)),
@@ -154,7 +154,7 @@ fn event_rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
 }
 
 /// The Raft side and the commit: 6 to 10, each voter's fetch and replay on its own row.
-fn raft_rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
+fn raft_rows(l: &WriteLife, c: &WriteLifeText) -> Vec<Row> {
     let last = l.last_offset;
     let mut rows = Vec::new();
     let mut write = row(Some(6), "logWrite", Lane::Raft, None, l.log_write_ms);
@@ -224,7 +224,7 @@ fn raft_rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
 }
 
 /// Every row of `l`, in the article's order.
-pub fn rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
+pub fn rows(l: &WriteLife, c: &WriteLifeText) -> Vec<Row> {
     let mut rows = event_rows(l, c);
     rows.extend(raft_rows(l, c));
     rows
@@ -234,7 +234,7 @@ pub fn rows(l: &WriteLife, c: &WriteLifeCaptions) -> Vec<Row> {
 /// and the figure of the picked one.
 #[component]
 pub fn WriteLifeCard(props: &WriteLifeProps) -> Html {
-    let c = use_chrome().write_life;
+    let c = WriteLifeText::of(use_lang());
     // The picked write by its last offset; None follows the newest.
     let picked = use_state(|| None::<i64>);
     let Some(life) = (*picked)
@@ -273,7 +273,7 @@ fn short_name(event: &str) -> &str {
 }
 
 /// The figure of one write: its summary, the lanes' legend and the rows.
-fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
+fn figure(l: &WriteLife, c: &WriteLifeText) -> Html {
     let rows = rows(l, c);
     let newest = rows.iter().filter_map(|r| r.ms).max();
     let voters: Vec<String> = l.voters.iter().map(|v| v.id.to_string()).collect();
@@ -297,11 +297,11 @@ fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
                 <span class="wl-at">{ format!(" · {} ms", l.start_ms) }</span>
             </p>
             <div class="wl-legend">
-                <span class="wl-event">{ c.legend[0] }</span>
-                <span class="wl-raft">{ format!("{} {}", c.legend[1], l.controller_id) }</span>
-                <span class="wl-voters">{ format!("{} {}", c.legend[2], voters.join(", ")) }</span>
+                <span class="wl-event">{ c.legend_event }</span>
+                <span class="wl-raft">{ format!("{} {}", c.legend_raft, l.controller_id) }</span>
+                <span class="wl-voters">{ format!("{} {}", c.legend_voters, voters.join(", ")) }</span>
             </div>
-            <ol class="wl-rows" aria-label={c.lanes.join(" · ")}>
+            <ol class="wl-rows" aria-label={c.lanes().join(" · ")}>
                 { for rows.iter().map(|r| row_html(r, l.start_ms, newest, c)) }
             </ol>
             if let Some(t) = l.failed_ms {
@@ -315,7 +315,7 @@ fn figure(l: &WriteLife, c: &WriteLifeCaptions) -> Html {
 
 /// One row: the three lane cells (the mark in its lane, a link to the lane it hands over to),
 /// the method and what it did, the time and Δ.
-fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeCaptions) -> Html {
+fn row_html(r: &Row, start_ms: u64, newest: Option<u64>, c: &WriteLifeText) -> Html {
     let done = r.ms.is_some();
     let latest = done && r.ms == newest;
     let (lo, hi) = match r.to {
@@ -387,7 +387,7 @@ mod tests {
     #[test]
     fn rows_follow_the_articles_ten_steps() {
         let mut l = life();
-        let c = crate::chrome::chrome(crate::state::Lang::En).write_life;
+        let c = &WriteLifeText::EN;
         l.observe(5027, 27, Some(24), &[(102, 27, Some(23)), (103, 24, None)]);
         let rows = rows(&l, c);
         let numbers: Vec<u8> = rows.iter().filter_map(|r| r.number).collect();

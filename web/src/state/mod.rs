@@ -25,7 +25,7 @@ mod session_lesson;
 mod testing;
 
 pub use crate::address::{PageConfig, DEFAULT_BROKERS, DEFAULT_CONTROLLERS, DEFAULT_SEED};
-pub use crate::lang::Lang;
+pub use crate::i18n::Lang;
 pub use changes::{changes_since, StepBase};
 pub use lesson_run::{too_big, LessonRun, MAX_LESSON_BYTES};
 pub use play::{begin_step, StepStart, ADAPTIVE, PLAY_PREFIX};

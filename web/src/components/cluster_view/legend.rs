@@ -6,7 +6,7 @@ use yew::prelude::*;
 use kraft_core::view::ApiKeys;
 
 use super::messages::{api_label, message_class};
-use crate::chrome::Chrome;
+use crate::i18n::Chrome;
 
 /// The APIs of the legend: every API with a colour of its own (the others share
 /// `msg-other` and are named by their labels), in [`ApiKeys::ALL`]'s order.

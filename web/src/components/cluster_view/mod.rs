@@ -120,7 +120,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
     let view = &props.view;
     let clock = props.clock_ms.max(view.now_ms as f64);
     let geo = Geometry::of(view);
-    let t = crate::chrome::use_chrome();
+    let t = crate::i18n::use_chrome();
     // The node whose menu is open; a lesson step closes it.
     let (menu, on_open, on_close) = use_node_menu(props.step_key, &props.on_select);
     // `kraft-first-drawing`: when the first drawing is in the DOM (`cargo xtask bench` reads it

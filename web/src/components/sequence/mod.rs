@@ -18,6 +18,7 @@ use kraft_core::view::ApiKeys;
 use kraft_core::view::ClusterView;
 use yew::prelude::*;
 
+use crate::i18n::SequenceText;
 use crate::state::{Action, Lang};
 
 mod draw;
@@ -29,15 +30,12 @@ mod place;
 mod shapes;
 #[cfg(test)]
 mod tests;
-mod text;
 mod window;
 
 pub use draw::Picked;
 pub use layout::{diagram, Diagram, Fit};
 pub use mermaid::mermaid;
 pub use window::{Anchor, Window, HIDDEN_AT_FIRST};
-
-use text::Text;
 
 thread_local! {
     /// The lecturer's span and filter, kept while the panel is hidden (a stage tab away).
@@ -179,7 +177,7 @@ fn use_fit_and_follow(scroll: &NodeRef, d: &Diagram, fit: &UseStateHandle<Fit>, 
 
 /// The toolbar: zoom, scroll, the latest change, the kinds filter, the exports.
 fn toolbar(
-    t: &Text,
+    t: &SequenceText,
     latest: Latest,
     set: &UseStateSetter<Window>,
     hidden: &UseStateHandle<BTreeSet<ApiKeys>>,
@@ -272,7 +270,7 @@ fn pick_event(view: &ClusterView, d: &Diagram, picked: Picked) -> Option<u64> {
 #[component]
 pub fn SequencePanel(props: &SequencePanelProps) -> Html {
     let lang = use_context::<Lang>().unwrap_or_default();
-    let t = text::text(lang);
+    let t = SequenceText::of(lang);
     let window = use_state(|| prefs().0);
     let hidden = use_state(|| prefs().1);
     let picked = use_state(|| None::<Picked>);
@@ -347,7 +345,7 @@ fn lane_class(view: &ClusterView, id: i32) -> String {
 }
 
 /// The Mermaid text, once asked for, with its copy and close buttons.
-fn mermaid_box(t: &Text, text: &UseStateHandle<Option<String>>) -> Html {
+fn mermaid_box(t: &SequenceText, text: &UseStateHandle<Option<String>>) -> Html {
     let Some(body) = (**text).clone() else {
         return html! {};
     };
@@ -371,7 +369,12 @@ fn mermaid_box(t: &Text, text: &UseStateHandle<Option<String>>) -> Html {
 }
 
 /// Over the diagram's corner when the present is after the window: a button to it.
-fn now_button(t: &Text, now_ms: u64, range: (u64, u64), window: &UseStateHandle<Window>) -> Html {
+fn now_button(
+    t: &SequenceText,
+    now_ms: u64,
+    range: (u64, u64),
+    window: &UseStateHandle<Window>,
+) -> Html {
     if range.1 >= now_ms {
         return html! {};
     }
@@ -391,7 +394,7 @@ fn now_button(t: &Text, now_ms: u64, range: (u64, u64), window: &UseStateHandle<
 
 /// Under the diagram: the window's times, what was picked.
 fn footer(
-    t: &Text,
+    t: &SequenceText,
     view: &ClusterView,
     d: &Diagram,
     picked: Option<Picked>,
