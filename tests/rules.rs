@@ -26,6 +26,7 @@ fn expected(rule: Rule) -> &'static [Invariant] {
         Rule::RevertOnRenounce | Rule::SnapshotAfterReplay => &[ControllerStateIsCommittedReplay],
         Rule::LoaderCatchUp => &[BrokerImageNeverGoesBack],
         Rule::SessionFencing => &[SessionExpiredBrokerFenced],
+        Rule::SingleVoterChange => &[SingleLeader],
     }
 }
 

@@ -72,6 +72,15 @@ api_keys! {
     AlterPartition = 56, "AlterPartition";
     /// Fetch (apiKey 1) of data partitions, by a follower broker from the leader's.
     ReplicaFetch = 1, "ReplicaFetch";
+    /// AddRaftVoter (apiKey 80, KIP-853): add a controller to the voters.
+    AddRaftVoter = 80, "AddRaftVoter";
+    /// RemoveRaftVoter (apiKey 81, KIP-853): remove a voter.
+    RemoveRaftVoter = 81, "RemoveRaftVoter";
+    /// UpdateRaftVoter (apiKey 82, KIP-853): a voter tells the leader its endpoints and
+    /// supported kraft.version.
+    UpdateRaftVoter = 82, "UpdateRaftVoter";
+    /// ApiVersions (apiKey 18): the leader asks a new voter which kraft.version it supports.
+    ApiVersions = 18, "ApiVersions";
 }
 
 impl ApiKeys {
@@ -94,6 +103,10 @@ impl ApiKeys {
                 | ApiKeys::EndQuorumEpoch
                 | ApiKeys::Fetch
                 | ApiKeys::FetchSnapshot
+                | ApiKeys::AddRaftVoter
+                | ApiKeys::RemoveRaftVoter
+                | ApiKeys::UpdateRaftVoter
+                | ApiKeys::ApiVersions
         )
     }
 }
@@ -164,7 +177,11 @@ kind_names!(
     DeleteTopics,
     IncrementalAlterConfigs,
     AlterPartition,
-    ReplicaFetch
+    ReplicaFetch,
+    AddRaftVoter,
+    RemoveRaftVoter,
+    UpdateRaftVoter,
+    ApiVersions
 );
 
 impl MessageKind {
@@ -244,7 +261,8 @@ mod tests {
     #[test]
     fn api_keys_are_kafkas_numbers() {
         // clients/src/main/resources/common/message/{Fetch,Vote,BeginQuorumEpoch,
-        // EndQuorumEpoch,FetchSnapshot,BrokerHeartbeat,ControllerRegistration}Request.json
+        // EndQuorumEpoch,FetchSnapshot,BrokerHeartbeat,ControllerRegistration,AddRaftVoter,
+        // ApiVersions}Request.json
         let keys: Vec<(&str, i16)> = [
             ApiKeys::Fetch,
             ApiKeys::Vote,
@@ -253,6 +271,8 @@ mod tests {
             ApiKeys::FetchSnapshot,
             ApiKeys::BrokerHeartbeat,
             ApiKeys::ControllerRegistration,
+            ApiKeys::AddRaftVoter,
+            ApiKeys::ApiVersions,
         ]
         .iter()
         .map(|a| (a.name(), a.id()))
@@ -266,7 +286,9 @@ mod tests {
                 ("EndQuorumEpoch", 54),
                 ("FetchSnapshot", 59),
                 ("BrokerHeartbeat", 63),
-                ("ControllerRegistration", 70)
+                ("ControllerRegistration", 70),
+                ("AddRaftVoter", 80),
+                ("ApiVersions", 18)
             ]
         );
         assert_eq!(ApiKeys::PreVote.id(), ApiKeys::Vote.id());

@@ -22,6 +22,18 @@ pub enum Errors {
     SnapshotNotFound,
     /// POSITION_OUT_OF_RANGE: a FetchSnapshot position past the snapshot's size.
     PositionOutOfRange,
+    /// UNKNOWN_SERVER_ERROR: an operation replaced before it completed.
+    UnknownServerError,
+    /// UNSUPPORTED_VERSION: e.g. a voter change on kraft.version 0.
+    UnsupportedVersion,
+    /// INVALID_REQUEST: a request without a valid voter or endpoint.
+    InvalidRequest,
+    /// INCONSISTENT_CLUSTER_ID: the request names another cluster.
+    InconsistentClusterId,
+    /// DUPLICATE_VOTER: the id is already a voter.
+    DuplicateVoter,
+    /// VOTER_NOT_FOUND: not a voter (or another directory id, or the last voter).
+    VoterNotFound,
 }
 
 impl Errors {
@@ -37,6 +49,56 @@ impl Errors {
             Errors::RequestTimedOut => "REQUEST_TIMED_OUT",
             Errors::SnapshotNotFound => "SNAPSHOT_NOT_FOUND",
             Errors::PositionOutOfRange => "POSITION_OUT_OF_RANGE",
+            Errors::UnknownServerError => "UNKNOWN_SERVER_ERROR",
+            Errors::UnsupportedVersion => "UNSUPPORTED_VERSION",
+            Errors::InvalidRequest => "INVALID_REQUEST",
+            Errors::InconsistentClusterId => "INCONSISTENT_CLUSTER_ID",
+            Errors::DuplicateVoter => "DUPLICATE_VOTER",
+            Errors::VoterNotFound => "VOTER_NOT_FOUND",
+        }
+    }
+
+    /// The exception the client throws for it, as `Errors.java` maps each code
+    /// (`org.apache.kafka.common.errors.<Name>`); `None` for NONE.
+    pub fn exception(&self) -> Option<&'static str> {
+        Some(match self {
+            Errors::None => return None,
+            Errors::FencedLeaderEpoch => "FencedLeaderEpochException",
+            Errors::UnknownLeaderEpoch => "UnknownLeaderEpochException",
+            Errors::NotLeaderOrFollower => "NotLeaderOrFollowerException",
+            Errors::InconsistentVoterSet => "InconsistentVoterSetException",
+            Errors::BrokerNotAvailable => "BrokerNotAvailableException",
+            Errors::RequestTimedOut => "TimeoutException",
+            Errors::SnapshotNotFound => "SnapshotNotFoundException",
+            Errors::PositionOutOfRange => "PositionOutOfRangeException",
+            Errors::UnknownServerError => "UnknownServerException",
+            Errors::UnsupportedVersion => "UnsupportedVersionException",
+            Errors::InvalidRequest => "InvalidRequestException",
+            Errors::InconsistentClusterId => "InconsistentClusterIdException",
+            Errors::DuplicateVoter => "DuplicateVoterException",
+            Errors::VoterNotFound => "VoterNotFoundException",
+        })
+    }
+
+    /// The default message of the code (clients/.../protocol/Errors.java:182-418), which an
+    /// exception carries when the response has no message of its own.
+    pub fn default_message(&self) -> &'static str {
+        match self {
+            Errors::None => "",
+            Errors::FencedLeaderEpoch => "The leader epoch in the request is older than the epoch on the broker.",
+            Errors::UnknownLeaderEpoch => "The leader epoch in the request is newer than the epoch on the broker.",
+            Errors::NotLeaderOrFollower => "For requests intended only for the leader, this error indicates that the broker is not the current leader. For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.",
+            Errors::InconsistentVoterSet => "Indicates that the either the sender or recipient of a voter-only request is not one of the expected voters.",
+            Errors::BrokerNotAvailable => "The broker is not available.",
+            Errors::RequestTimedOut => "The request timed out.",
+            Errors::SnapshotNotFound => "Requested snapshot was not found.",
+            Errors::PositionOutOfRange => "Requested position is not greater than or equal to zero, and less than the size of the snapshot.",
+            Errors::UnknownServerError => "The server experienced an unexpected error when processing the request.",
+            Errors::UnsupportedVersion => "The version of API is not supported.",
+            Errors::InvalidRequest => "This most likely occurs because of a request being malformed by the client library or the message was sent to an incompatible broker. See the broker logs for more details.",
+            Errors::InconsistentClusterId => "The clusterId in the request does not match that found on the server.",
+            Errors::DuplicateVoter => "The voter is already part of the set of voters.",
+            Errors::VoterNotFound => "The voter is not part of the set of voters.",
         }
     }
 }

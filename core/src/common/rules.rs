@@ -49,6 +49,13 @@ pub enum Rule {
     /// → `ReplicationControlManager.maybeFenceOneStaleBroker`). Off: a silent broker stays
     /// unfenced (and in its ISRs, leading its partitions).
     SessionFencing,
+    /// One voter change at a time: the leader refuses AddVoter and RemoveVoter while the last
+    /// VotersRecord is not committed (`AddVoterHandler.handleAddVoterRequest` /
+    /// `RemoveVoterHandler.handleRemoveVoterRequest`: "Request timed out waiting for voters to
+    /// commit the latest voter change"). Off: a second change starts at once, and two
+    /// majorities that do not intersect can elect two leaders (the classic single-server
+    /// change bug).
+    SingleVoterChange,
 }
 
 /// When a rule may be switched.
@@ -86,6 +93,7 @@ impl Rule {
             Rule::SnapshotAfterReplay => "snapshot-after-replay",
             Rule::LoaderCatchUp => "loader-catch-up",
             Rule::SessionFencing => "session-fencing",
+            Rule::SingleVoterChange => "single-voter-change",
         }
     }
 
@@ -114,6 +122,9 @@ impl Rule {
             }
             Rule::LoaderCatchUp => "MetadataLoader.stillNeedToCatchUp",
             Rule::SessionFencing => "QuorumController.maybeFenceStaleBroker",
+            Rule::SingleVoterChange => {
+                "AddVoterHandler/RemoveVoterHandler: no uncommitted VotersRecord"
+            }
         }
     }
 
@@ -149,6 +160,8 @@ pub struct Rules {
     pub loader_catch_up: bool,
     /// [`Rule::SessionFencing`]
     pub session_fencing: bool,
+    /// [`Rule::SingleVoterChange`]
+    pub single_voter_change: bool,
 }
 
 impl Default for Rules {
@@ -163,6 +176,7 @@ impl Default for Rules {
             snapshot_after_replay: true,
             loader_catch_up: true,
             session_fencing: true,
+            single_voter_change: true,
         }
     }
 }
@@ -180,6 +194,7 @@ impl Rules {
             Rule::SnapshotAfterReplay => self.snapshot_after_replay,
             Rule::LoaderCatchUp => self.loader_catch_up,
             Rule::SessionFencing => self.session_fencing,
+            Rule::SingleVoterChange => self.single_voter_change,
         }
     }
 
@@ -195,6 +210,7 @@ impl Rules {
             Rule::SnapshotAfterReplay => &mut self.snapshot_after_replay,
             Rule::LoaderCatchUp => &mut self.loader_catch_up,
             Rule::SessionFencing => &mut self.session_fencing,
+            Rule::SingleVoterChange => &mut self.single_voter_change,
         };
         *slot = on;
     }

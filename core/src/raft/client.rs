@@ -44,7 +44,9 @@ mod send;
 mod shutdown;
 mod snapshots;
 mod transitions;
+mod update_voter;
 mod vote;
+mod voters;
 
 pub use append::AppendError;
 pub use quorum_epoch::strict_exponential_election_backoff_ms;

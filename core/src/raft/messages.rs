@@ -3,6 +3,7 @@
 //! Field names follow the request/response JSON schemas in Kafka's clients module.
 
 use super::batch::RecordBatch;
+use super::replica_key::ReplicaKey;
 use super::snapshot::RawSnapshot;
 use crate::common::api_keys::{ApiKeys, MessageKind};
 use crate::common::message::fields::MessageFields;
@@ -76,6 +77,8 @@ pub struct EpochResponse {
 pub struct FetchRequest {
     /// replicaId (the follower or observer).
     pub replica_id: i32,
+    /// ReplicaDirectoryId (Fetch v17+): the fetching replica's metadata directory id.
+    pub replica_directory_id: Option<crate::common::uuid::Uuid>,
     /// currentLeaderEpoch
     pub current_leader_epoch: i32,
     /// fetchOffset: also the acknowledgement "I have everything before this".
@@ -147,6 +150,74 @@ pub struct FetchSnapshotResponse {
     pub snapshot: Option<Arc<RawSnapshot>>,
 }
 
+/// AddRaftVoterRequest (KIP-853): add `voter` with its CONTROLLER endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddRaftVoterRequest {
+    /// ClusterId
+    pub cluster_id: String,
+    /// TimeoutMs
+    pub timeout_ms: u64,
+    /// VoterId and VoterDirectoryId (`None`: the zero id, not a valid voter).
+    pub voter: ReplicaKey,
+    /// Listeners: the CONTROLLER listener's port, if the request names one.
+    pub port: Option<u16>,
+    /// AckWhenCommitted: answer once the new voter set commits (true) or once appended.
+    pub ack_when_committed: bool,
+}
+
+/// RemoveRaftVoterRequest (KIP-853).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoveRaftVoterRequest {
+    /// ClusterId
+    pub cluster_id: String,
+    /// VoterId and VoterDirectoryId.
+    pub voter: ReplicaKey,
+}
+
+/// UpdateRaftVoterRequest (KIP-853): a voter's endpoint and supported kraft.version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UpdateRaftVoterRequest {
+    /// ClusterId
+    pub cluster_id: String,
+    /// CurrentLeaderEpoch
+    pub current_leader_epoch: i32,
+    /// VoterId and VoterDirectoryId.
+    pub voter: ReplicaKey,
+    /// Listeners: the CONTROLLER listener's port.
+    pub port: u16,
+    /// KRaftVersionFeature: (MinSupportedVersion, MaxSupportedVersion).
+    pub kraft_versions: (i16, i16),
+}
+
+/// The answer to AddRaftVoter or RemoveRaftVoter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoterChangeResponse {
+    /// ErrorCode
+    pub error: Errors,
+    /// ErrorMessage
+    pub error_message: Option<String>,
+}
+
+/// UpdateRaftVoterResponse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UpdateRaftVoterResponse {
+    /// ErrorCode
+    pub error: Errors,
+    /// CurrentLeader.LeaderEpoch
+    pub leader_epoch: i32,
+    /// CurrentLeader.LeaderId
+    pub leader_id: i32,
+}
+
+/// ApiVersionsResponse, as far as KRaft reads it: the kraft.version feature's range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiVersionsResponse {
+    /// ErrorCode
+    pub error: Errors,
+    /// SupportedFeatures' kraft.version: (MinVersion, MaxVersion).
+    pub kraft_versions: Option<(i16, i16)>,
+}
+
 /// A request body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RaftRequest {
@@ -160,6 +231,14 @@ pub enum RaftRequest {
     Fetch(FetchRequest),
     /// FetchSnapshot.
     FetchSnapshot(FetchSnapshotRequest),
+    /// AddRaftVoter (from the admin client, or an observer that auto-joins).
+    AddRaftVoter(AddRaftVoterRequest),
+    /// RemoveRaftVoter.
+    RemoveRaftVoter(RemoveRaftVoterRequest),
+    /// UpdateRaftVoter (a voter to the leader).
+    UpdateRaftVoter(UpdateRaftVoterRequest),
+    /// ApiVersions (the leader to a voter being added).
+    ApiVersions,
 }
 
 /// A response body.
@@ -175,6 +254,14 @@ pub enum RaftResponse {
     Fetch(FetchResponse),
     /// FetchSnapshot.
     FetchSnapshot(FetchSnapshotResponse),
+    /// AddRaftVoter.
+    AddRaftVoter(VoterChangeResponse),
+    /// RemoveRaftVoter.
+    RemoveRaftVoter(VoterChangeResponse),
+    /// UpdateRaftVoter.
+    UpdateRaftVoter(UpdateRaftVoterResponse),
+    /// ApiVersions.
+    ApiVersions(ApiVersionsResponse),
     /// Synthesized by the network client: the connection failed or the request timed out.
     Failed {
         /// Which API the lost request was.
@@ -212,6 +299,10 @@ impl RaftRequest {
             RaftRequest::EndQuorumEpoch(_) => ApiKeys::EndQuorumEpoch,
             RaftRequest::Fetch(_) => ApiKeys::Fetch,
             RaftRequest::FetchSnapshot(_) => ApiKeys::FetchSnapshot,
+            RaftRequest::AddRaftVoter(_) => ApiKeys::AddRaftVoter,
+            RaftRequest::RemoveRaftVoter(_) => ApiKeys::RemoveRaftVoter,
+            RaftRequest::UpdateRaftVoter(_) => ApiKeys::UpdateRaftVoter,
+            RaftRequest::ApiVersions => ApiKeys::ApiVersions,
         }
     }
 }
@@ -225,6 +316,10 @@ impl RaftResponse {
             RaftResponse::EndQuorumEpoch(_) => ApiKeys::EndQuorumEpoch,
             RaftResponse::Fetch(_) => ApiKeys::Fetch,
             RaftResponse::FetchSnapshot(_) => ApiKeys::FetchSnapshot,
+            RaftResponse::AddRaftVoter(_) => ApiKeys::AddRaftVoter,
+            RaftResponse::RemoveRaftVoter(_) => ApiKeys::RemoveRaftVoter,
+            RaftResponse::UpdateRaftVoter(_) => ApiKeys::UpdateRaftVoter,
+            RaftResponse::ApiVersions(_) => ApiKeys::ApiVersions,
             RaftResponse::Failed { api, .. } => *api,
         }
     }
@@ -277,6 +372,13 @@ impl RaftMessage {
                     f.replica_id = Some(r.replica_id);
                     f.offset = i64::try_from(r.position).ok();
                 }
+                RaftRequest::AddRaftVoter(r) => f.replica_id = Some(r.voter.id),
+                RaftRequest::RemoveRaftVoter(r) => f.replica_id = Some(r.voter.id),
+                RaftRequest::UpdateRaftVoter(r) => {
+                    f.epoch = Some(r.current_leader_epoch);
+                    f.replica_id = Some(r.voter.id);
+                }
+                RaftRequest::ApiVersions => {}
             },
             RaftMessage::Response { body, .. } => match body {
                 RaftResponse::Vote(v) => {
@@ -304,6 +406,15 @@ impl RaftMessage {
                     f.offset = i64::try_from(r.position).ok();
                     f.error = Some(r.error.name());
                 }
+                RaftResponse::AddRaftVoter(r) | RaftResponse::RemoveRaftVoter(r) => {
+                    f.error = Some(r.error.name())
+                }
+                RaftResponse::UpdateRaftVoter(r) => {
+                    f.epoch = Some(r.leader_epoch);
+                    f.leader_id = Some(r.leader_id);
+                    f.error = Some(r.error.name());
+                }
+                RaftResponse::ApiVersions(r) => f.error = Some(r.error.name()),
                 RaftResponse::Failed { error, .. } => f.error = Some(error.name()),
             },
         }
@@ -335,6 +446,18 @@ impl RaftMessage {
                     super::snapshot::snapshot_name(f.snapshot_id),
                     f.position
                 ),
+                RaftRequest::AddRaftVoter(r) => format!(
+                    "voter={} port={} ackWhenCommitted={}",
+                    r.voter,
+                    r.port.map_or("-".into(), |p| p.to_string()),
+                    r.ack_when_committed
+                ),
+                RaftRequest::RemoveRaftVoter(r) => format!("voter={}", r.voter),
+                RaftRequest::UpdateRaftVoter(r) => format!(
+                    "epoch={} voter={} port={} kraftVersions={}..{}",
+                    r.current_leader_epoch, r.voter, r.port, r.kraft_versions.0, r.kraft_versions.1
+                ),
+                RaftRequest::ApiVersions => String::new(),
             },
             RaftMessage::Response { body, .. } => match body {
                 RaftResponse::Vote(v) => format!(
@@ -375,6 +498,22 @@ impl RaftMessage {
                     f.size,
                     f.error.name()
                 ),
+                RaftResponse::AddRaftVoter(r) | RaftResponse::RemoveRaftVoter(r) => {
+                    match &r.error_message {
+                        Some(m) => format!("error={} message={m}", r.error.name()),
+                        None => format!("error={}", r.error.name()),
+                    }
+                }
+                RaftResponse::UpdateRaftVoter(r) => format!(
+                    "epoch={} leader={} error={}",
+                    r.leader_epoch,
+                    r.leader_id,
+                    r.error.name()
+                ),
+                RaftResponse::ApiVersions(r) => match r.kraft_versions {
+                    Some((lo, hi)) => format!("error={} kraft.version={lo}..{hi}", r.error.name()),
+                    None => format!("error={}", r.error.name()),
+                },
                 RaftResponse::Failed { error, .. } => error.name().to_string(),
             },
         }

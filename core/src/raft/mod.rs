@@ -2,6 +2,7 @@
 
 pub mod accumulator;
 pub mod batch;
+pub mod change_voter;
 pub mod client;
 pub mod config;
 pub mod control_records;

@@ -144,6 +144,8 @@ impl QuorumState {
                     fetch_deadline_ms: now + self.config.fetch_timeout_ms,
                     has_fetched_from_leader: false,
                     high_watermark: None,
+                    update_voter_deadline_ms: now + 2 * self.config.fetch_timeout_ms,
+                    has_updated_leader: false,
                 }),
                 None => self.initial_unattached(
                     election.epoch,
@@ -446,6 +448,8 @@ impl QuorumState {
             fetch_deadline_ms: now + self.config.fetch_timeout_ms,
             has_fetched_from_leader: false,
             high_watermark: self.state.high_watermark(),
+            update_voter_deadline_ms: now + 2 * self.config.fetch_timeout_ms,
+            has_updated_leader: false,
         });
         self.durable_transition_to(new_state, io);
         Ok(())

@@ -138,14 +138,19 @@ impl VoterSet {
         self.voters.contains_key(&id)
     }
 
-    /// `isVoter`: `key`'s id is a voter, and its directory id matches when both are known.
+    /// `isVoter`: `key`'s id is a voter, with the same directory id when the set knows one.
     pub fn is_voter(&self, key: ReplicaKey) -> bool {
         self.voters
             .get(&key.id)
-            .is_some_and(|v| match (v.key.directory_id, key.directory_id) {
-                (Some(a), Some(b)) => a == b,
-                _ => true,
-            })
+            .is_some_and(|v| v.key.directory_id.is_none() || v.key.directory_id == key.directory_id)
+    }
+
+    /// `voterNodeNeedsUpdate`: `node` is a voter here, described otherwise (another endpoint or
+    /// kraft.version range, or a directory id the static set lacked).
+    pub fn voter_node_needs_update(&self, node: &VoterNode) -> bool {
+        self.voters
+            .get(&node.key.id)
+            .is_some_and(|old| self.is_voter(node.key) && old != node)
     }
 
     /// `isOnlyVoter`: `key` is the one voter.
@@ -185,6 +190,22 @@ impl VoterSet {
         let mut next = self.clone();
         next.voters.insert(node.key.id, node);
         Some(next)
+    }
+
+    /// `updateVoterIgnoringDirectoryId` (kraft.version 0): the voter with `node`'s id replaced
+    /// by `node`, whatever its directory id was; `None` when the id is not a voter.
+    pub fn update_voter_ignoring_directory_id(&self, node: VoterNode) -> Option<VoterSet> {
+        self.voters.get(&node.key.id)?;
+        let mut next = self.clone();
+        next.voters.insert(node.key.id, node);
+        Some(next)
+    }
+
+    /// `supportsVersion`: every voter supports kraft.version `v`.
+    pub fn supports_version(&self, v: u16) -> bool {
+        self.voters
+            .values()
+            .all(|n| n.supported_kraft.0 <= v as i16 && v as i16 <= n.supported_kraft.1)
     }
 
     /// The votes a candidate needs: a majority, `size / 2 + 1` (EpochElection.java:150-152).

@@ -102,15 +102,10 @@ impl KafkaRaftClient {
             .metadata_log
             .read(r.fetch_offset, self.config.fetch_max_bytes);
         let leader_end = io.disk.metadata_log.end_offset();
-        let key = self
-            .quorum
-            .voters
-            .node(from)
-            .map(|v| v.key)
-            .unwrap_or(ReplicaKey {
-                id: from,
-                directory_id: None,
-            });
+        let key = ReplicaKey {
+            id: from,
+            directory_id: r.replica_directory_id,
+        };
         let now = io.now_ms;
         let update = match &mut self.quorum.state {
             EpochState::Leader(l) => {
@@ -131,6 +126,8 @@ impl KafkaRaftClient {
     /// `onUpdateLeaderHighWatermark`: every high-watermark advance completes all the parked
     /// fetches (each answered with the new high watermark).
     pub(super) fn on_update_leader_high_watermark(&mut self, io: &mut RaftIo) {
+        // KafkaRaftClient.java:398-400: the voter changes waiting for this commit.
+        self.voter_changes_on_high_watermark(io);
         let parked = std::mem::take(&mut self.fetch_purgatory);
         for p in parked {
             let resp = self.try_complete_fetch(p.from, &p.request, io);

@@ -46,6 +46,27 @@ impl KafkaRaftClient {
             RaftRequest::FetchSnapshot(r) => {
                 RaftResponse::FetchSnapshot(self.handle_fetch_snapshot_request(r, io))
             }
+            RaftRequest::AddRaftVoter(r) => {
+                match self.handle_add_voter_request(from, correlation_id, r, io) {
+                    Some(resp) => RaftResponse::AddRaftVoter(resp),
+                    None => return Ok(()),
+                }
+            }
+            RaftRequest::RemoveRaftVoter(r) => {
+                match self.handle_remove_voter_request(from, correlation_id, r, io) {
+                    Some(resp) => RaftResponse::RemoveRaftVoter(resp),
+                    None => return Ok(()),
+                }
+            }
+            RaftRequest::UpdateRaftVoter(r) => {
+                match self.handle_update_voter_request(from, correlation_id, r, io) {
+                    Some(resp) => RaftResponse::UpdateRaftVoter(resp),
+                    None => return Ok(()),
+                }
+            }
+            RaftRequest::ApiVersions => {
+                RaftResponse::ApiVersions(self.handle_api_versions_request())
+            }
         };
         self.respond(from, correlation_id, response, io);
         Ok(())
@@ -74,6 +95,22 @@ impl KafkaRaftClient {
             }
             RaftResponse::Fetch(r) => self.handle_fetch_response(from, r, io)?,
             RaftResponse::FetchSnapshot(r) => self.handle_fetch_snapshot_response(from, r, io)?,
+            RaftResponse::ApiVersions(r) => self.handle_api_versions_response(from, r, io),
+            RaftResponse::UpdateRaftVoter(r) => self.handle_update_voter_response(r, io)?,
+            RaftResponse::AddRaftVoter(r) | RaftResponse::RemoveRaftVoter(r) => {
+                self.handle_auto_join_response(r, io)
+            }
+            RaftResponse::Failed {
+                api: crate::common::api_keys::ApiKeys::ApiVersions,
+                error,
+            } => self.handle_api_versions_response(
+                from,
+                crate::raft::messages::ApiVersionsResponse {
+                    error,
+                    kraft_versions: None,
+                },
+                io,
+            ),
             RaftResponse::Failed { .. } => false,
         };
         // A transition resets every connection; only record the result if still awaited.

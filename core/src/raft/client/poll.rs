@@ -129,9 +129,28 @@ impl KafkaRaftClient {
             self.transition_to_prospective(io)?;
             return Ok(0);
         }
-        Ok(self
-            .maybe_send_fetch_to_best_node(leader, io)
-            .min(fetch_deadline_ms - now))
+        let update_due = matches!(
+            &self.quorum.state,
+            EpochState::Follower(f) if f.has_update_voter_set_period_expired(now)
+        );
+        let backoff = if update_due {
+            // pollFollowerAsVoter (KafkaRaftClient.java:3335-3371): the voter's own entry to
+            // the leader when it must be updated.
+            let (sent, wait) = if self.should_send_update_voter_request() {
+                self.maybe_send_update_voter_request(leader, io)
+            } else {
+                (true, self.maybe_send_fetch_to_best_node(leader, io))
+            };
+            if sent {
+                if let EpochState::Follower(f) = &mut self.quorum.state {
+                    f.reset_update_voter_set_period(now);
+                }
+            }
+            wait
+        } else {
+            self.maybe_send_fetch_to_best_node(leader, io)
+        };
+        Ok(backoff.min(fetch_deadline_ms - now))
     }
 
     /// `pollFollowerAsObserver`: fetch from the leader.
@@ -211,16 +230,18 @@ impl KafkaRaftClient {
     /// accumulated batches, send BeginQuorumEpoch, expire parked fetches.
     fn poll_leader(&mut self, io: &mut RaftIo) -> RaftResult<u64> {
         let now = io.now_ms;
-        let (until_check, timeout_ms, fetched, voters, successors) = match &self.quorum.state {
-            EpochState::Leader(l) => (
-                l.time_until_check_quorum_expires(now),
-                l.check_quorum_timeout_ms,
-                l.fetched_voters.iter().copied().collect::<Vec<_>>(),
-                l.voter_states.values().map(|v| v.key).collect::<Vec<_>>(),
-                leader_successors(l),
-            ),
-            _ => return Ok(u64::MAX),
-        };
+        let (until_check, timeout_ms, fetched, voters, successors, resign) =
+            match &self.quorum.state {
+                EpochState::Leader(l) => (
+                    l.time_until_check_quorum_expires(now),
+                    l.check_quorum_timeout_ms,
+                    l.fetched_voters.iter().copied().collect::<Vec<_>>(),
+                    l.voter_states.values().map(|v| v.key).collect::<Vec<_>>(),
+                    leader_successors(l),
+                    l.resign_requested,
+                ),
+                _ => return Ok(u64::MAX),
+            };
         // RULE check-quorum (LeaderState.timeUntilCheckQuorumExpires): off, a leader that hears
         // from no majority never resigns (and never wakes for it).
         let until_check = if io.rules.check_quorum {
@@ -230,7 +251,9 @@ impl KafkaRaftClient {
         };
         // A leader shutting down resigns (a single voter never gets here: its shutdown completes
         // at once).
-        if self.shutdown.is_some() {
+        // A leader that removed itself resigns once the change committed (RemoveVoterHandler's
+        // requestResign).
+        if self.shutdown.is_some() || resign {
             self.transition_to_resigned(successors, io)?;
             return Ok(0);
         }
@@ -251,10 +274,12 @@ impl KafkaRaftClient {
             self.transition_to_resigned(successors, io)?;
             return Ok(0);
         }
+        let until_change = self.expire_voter_change(io);
         let until_flush = self.maybe_append_batches(io);
         let until_begin = self.maybe_send_begin_quorum_epoch(io);
         let until_parked = self.expire_parked_fetches(io);
         Ok(until_check
+            .min(until_change)
             .min(until_flush)
             .min(until_begin)
             .min(until_parked))

@@ -8,7 +8,7 @@ use crate::raft::state::EpochState;
 
 impl KafkaRaftClient {
     /// Send a request with the next correlation id and start its request timeout.
-    fn send_request(&mut self, to: i32, body: RaftRequest, io: &mut RaftIo) {
+    pub(super) fn send_request(&mut self, to: i32, body: RaftRequest, io: &mut RaftIo) {
         let correlation_id = self.next_correlation_id;
         self.next_correlation_id += 1;
         self.requests.on_request_sent(
@@ -64,6 +64,7 @@ impl KafkaRaftClient {
         let end = self.end_offset(io);
         FetchRequest {
             replica_id: self.local_id(),
+            replica_directory_id: self.quorum.local.directory_id,
             current_leader_epoch: self.quorum.epoch(),
             fetch_offset: end.offset,
             last_fetched_epoch: end.epoch,

@@ -112,6 +112,17 @@ impl KafkaRaftClient {
         }
         acc.append_control(records);
         self.accumulator = Some(acc);
+        // LeaderState's constructor (LeaderState.java:165-178): with kraft.version 0 the
+        // leader keeps the static set, itself updated, in memory for an upgrade.
+        if kraft_version == 0 {
+            let set = self.partition_state.last_voter_set().clone();
+            let updated = set
+                .update_voter_ignoring_directory_id(self.local_voter_node())
+                .unwrap_or(set);
+            if let EpochState::Leader(l) = &mut self.quorum.state {
+                l.volatile_voters = Some(updated);
+            }
+        }
         self.reset_connections();
         Ok(())
     }
@@ -124,6 +135,7 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> RaftResult<()> {
         let was_leader = matches!(self.quorum.state, EpochState::Leader(_));
+        self.abandon_voter_change(io);
         self.quorum.transition_to_unattached(epoch, leader, io)?;
         if was_leader {
             self.abandon_leadership(io);
@@ -140,6 +152,7 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> RaftResult<()> {
         let was_leader = matches!(self.quorum.state, EpochState::Leader(_));
+        self.abandon_voter_change(io);
         self.quorum.transition_to_follower(epoch, leader, io)?;
         if was_leader {
             self.abandon_leadership(io);
@@ -154,6 +167,7 @@ impl KafkaRaftClient {
         successors: Vec<i32>,
         io: &mut RaftIo,
     ) -> RaftResult<()> {
+        self.abandon_voter_change(io);
         self.abandon_leadership(io);
         self.quorum.transition_to_resigned(successors, io)?;
         self.reset_connections();

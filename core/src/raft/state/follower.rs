@@ -25,9 +25,24 @@ pub struct FollowerState {
     pub has_fetched_from_leader: bool,
     /// highWatermark learnt from the leader.
     pub high_watermark: Option<i64>,
+    /// updateVoterSetPeriodTimer's deadline: fetchTimeoutMs * 2 after the last reset.
+    pub update_voter_deadline_ms: u64,
+    /// hasUpdatedLeader: this leader accepted this voter's UpdateRaftVoter.
+    pub has_updated_leader: bool,
 }
 
 impl FollowerState {
+    /// `hasUpdateVoterSetPeriodExpired`.
+    pub fn has_update_voter_set_period_expired(&self, now_ms: u64) -> bool {
+        now_ms >= self.update_voter_deadline_ms
+    }
+
+    /// `resetUpdateVoterSetPeriod`: the next check in `updateVoterPeriodMs` (2 x fetch
+    /// timeout, FollowerState.java:157-166).
+    pub fn reset_update_voter_set_period(&mut self, now_ms: u64) {
+        self.update_voter_deadline_ms = now_ms + 2 * self.fetch_timeout_ms;
+    }
+
     /// `resetFetchTimeoutForSuccessfulFetch`
     pub fn reset_fetch_timeout_for_successful_fetch(&mut self, now_ms: u64) {
         self.has_fetched_from_leader = true;

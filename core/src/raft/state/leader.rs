@@ -25,6 +25,12 @@ pub struct ReplicaState {
 }
 
 impl ReplicaState {
+    /// `matchesKey`: the same id, and the same directory id when this state knows one.
+    pub fn matches_key(&self, key: ReplicaKey) -> bool {
+        self.key.id == key.id
+            && (self.key.directory_id.is_none() || self.key.directory_id == key.directory_id)
+    }
+
     fn new(key: ReplicaKey, acked: bool) -> Self {
         ReplicaState {
             key,
@@ -89,6 +95,15 @@ pub struct LeaderState {
     pub fetch_timeout_ms: u64,
     /// The `hw-epoch-start` rule switch, set by the client before every update (issue 18).
     pub hw_epoch_start_rule: bool,
+    /// changeVoterState: the voter change in progress (KIP-853).
+    pub change_voter: crate::raft::change_voter::ChangeVoterHandlerState,
+    /// resignRequested: the leader left the committed voter set and resigns at its next poll.
+    pub resign_requested: bool,
+    /// KRaftVersionUpgrade.Voters: with kraft.version 0, the voter set the leader keeps in
+    /// memory (the static set, updated by UpdateRaftVoter) for an upgrade to kraft.version 1.
+    pub volatile_voters: Option<VoterSet>,
+    /// KRaftVersionUpgrade.Version: an upgrade of kraft.version appended, not yet read back.
+    pub upgraded_kraft_version: Option<u16>,
 }
 
 /// What changed after a replica's fetch.
@@ -135,6 +150,10 @@ impl LeaderState {
             begin_quorum_epoch_deadline_ms: now_ms,
             fetch_timeout_ms,
             hw_epoch_start_rule: true,
+            change_voter: Default::default(),
+            resign_requested: false,
+            volatile_voters: None,
+            upgraded_kraft_version: None,
         }
     }
 
@@ -192,6 +211,28 @@ impl LeaderState {
         self.fetched_voters.retain(|id| voters.contains_key(id));
     }
 
+    /// `isReplicaCaughtUp` (LeaderState.java:415-426): `key` (a voter or an observer with that
+    /// key) has caught up with the leader's end at some fetch and fetched within the last hour.
+    pub fn is_replica_caught_up(&self, key: ReplicaKey, now_ms: u64) -> bool {
+        const AN_HOUR_MS: u64 = 3_600_000;
+        self.replica_state(key).is_some_and(|s| {
+            s.last_caught_up_ms.is_some()
+                && s.last_fetch_ms.is_some_and(|t| t + AN_HOUR_MS > now_ms)
+        })
+    }
+
+    /// `getReplicaState`: the state of `key`, a voter's or an observer's.
+    pub fn replica_state(&self, key: ReplicaKey) -> Option<&ReplicaState> {
+        self.voter_states
+            .get(&key.id)
+            .filter(|s| s.matches_key(key))
+            .or_else(|| {
+                self.observer_states
+                    .get(&key.id)
+                    .filter(|s| s.matches_key(key) && s.key.directory_id == key.directory_id)
+            })
+    }
+
     /// Whether this leader is a voter of the set in force.
     pub fn is_voter(&self) -> bool {
         self.voter_states.contains_key(&self.local.id)
@@ -232,13 +273,20 @@ impl LeaderState {
         fetch_offset: i64,
         leader_end_offset: i64,
     ) -> Option<HighWatermarkUpdate> {
-        let is_voter = self.voter_states.contains_key(&key.id);
+        // getOrCreateReplicaState: a voter's id with another directory id is an observer.
+        let is_voter = self
+            .voter_states
+            .get(&key.id)
+            .is_some_and(|s| s.matches_key(key));
         let state = if is_voter {
             self.voter_states.get_mut(&key.id).expect("voter present")
         } else {
-            self.observer_states
+            let s = self
+                .observer_states
                 .entry(key.id)
-                .or_insert_with(|| ReplicaState::new(key, true))
+                .or_insert_with(|| ReplicaState::new(key, true));
+            s.key = key;
+            s
         };
         // lastCaughtUpTimestamp (LeaderState.updateFollowerState).
         if fetch_offset >= leader_end_offset {

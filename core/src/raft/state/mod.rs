@@ -284,6 +284,8 @@ mod tests {
             fetch_deadline_ms: 2000,
             has_fetched_from_leader: fetched,
             high_watermark: None,
+            update_voter_deadline_ms: 4000,
+            has_updated_leader: false,
         })
     }
 

@@ -19,7 +19,9 @@ pub fn message_class(api: ApiKeys) -> &'static str {
         ApiKeys::BrokerHeartbeat => "msg-heartbeat",
         ApiKeys::AlterPartition => "msg-alter",
         ApiKeys::ReplicaFetch => "msg-replica",
-        ApiKeys::ControllerRegistration
+        ApiKeys::AddRaftVoter | ApiKeys::RemoveRaftVoter | ApiKeys::UpdateRaftVoter => "msg-voters",
+        ApiKeys::ApiVersions
+        | ApiKeys::ControllerRegistration
         | ApiKeys::BrokerRegistration
         | ApiKeys::CreateTopics
         | ApiKeys::DeleteTopics
