@@ -84,9 +84,10 @@ impl InvariantChecker {
             };
             return Err(broken(which, &[], format!("fatal fault: {f}")));
         }
-        let voters: Vec<i32> = world.voters().iter().map(|v| v.key.id).collect();
+        // The voter set changes (KIP-853): each node is judged by the set it has in force.
+        let voters: Vec<i32> = world.voter_set().voter_ids();
         for node in world.nodes() {
-            self.check_raft_node(world, node, &voters)?;
+            self.check_raft_node(world, node)?;
         }
         self.rules.check(world, &voters)?;
         self.check_snapshots(world)?;
@@ -99,19 +100,15 @@ impl InvariantChecker {
 
     /// The Raft invariants of one running node: its epoch and leadership, then its high
     /// watermark.
-    fn check_raft_node(
-        &mut self,
-        world: &World,
-        node: &Node,
-        voters: &[i32],
-    ) -> Result<(), Broken> {
+    fn check_raft_node(&mut self, world: &World, node: &Node) -> Result<(), Broken> {
         let Some(raft) = &node.raft else {
             return Ok(());
         };
         self.check_epoch_and_leadership(node, raft)?;
         // The high watermark is monotonic within a process lifetime.
         if let Some(hw) = raft.high_watermark() {
-            self.check_high_watermark(world, node, raft, hw, voters)?;
+            let voters = raft.quorum.voter_ids();
+            self.check_high_watermark(world, node, raft, hw, &voters)?;
         }
         Ok(())
     }

@@ -118,6 +118,12 @@ impl RuleChecks {
             let last = self.epochs.insert(n.id, s.epoch());
             let bumped =
                 matches!(s, EpochState::Candidate(_)) && last.is_some_and(|e| e < s.epoch());
+            // The candidate's own voter set (it changes with KIP-853).
+            let own: Vec<i32> = n
+                .raft
+                .as_ref()
+                .map_or_else(|| voters.to_vec(), |r| r.quorum.voter_ids());
+            let voters = own.as_slice();
             if !bumped || !voters.contains(&n.id) {
                 continue;
             }

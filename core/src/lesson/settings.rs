@@ -12,6 +12,8 @@ pub enum Kind {
     Int,
     /// A Kafka `LONG` configuration.
     Long,
+    /// A Kafka `BOOLEAN` configuration (`true` or `false`, read as 1 or 0).
+    Boolean,
     /// A setting of the playground itself (not Kafka's).
     Playground,
 }
@@ -183,6 +185,14 @@ pub const SETTINGS: &[Setting] = &[
         doc: "the most virtual time one command may run (1 h; at least the admin client's 60 s)",
     },
     Setting {
+        name: "controller.quorum.auto.join.enable",
+        kind: Kind::Boolean,
+        min: 0,
+        max: 1,
+        narrower: None,
+        doc: "an observing controller adds itself to the voters (KIP-1186, default false)",
+    },
+    Setting {
         name: "command.max.events",
         kind: Kind::Playground,
         min: 1,
@@ -222,6 +232,12 @@ impl Setting {
                 .trim()
                 .parse::<i64>()
                 .map_err(|_| invalid("Not a number of type LONG".into()))?,
+            // ConfigDef.parseType, case BOOLEAN (ConfigDef.java:712-723).
+            Kind::Boolean => match text.trim().to_ascii_lowercase().as_str() {
+                "true" => 1,
+                "false" => 0,
+                _ => return Err(invalid("Expected value to be either true or false".into())),
+            },
             Kind::Playground => text.trim().parse::<i64>().map_err(|_| {
                 invalid(format!(
                     "not a whole number (accepted: {}..={})",
@@ -275,6 +291,7 @@ pub fn apply(config: &mut WorldConfig, name: &str, v: i64) {
         "metadata.max.retention.ms" => config.quorum.metadata_log.retention_ms = limit,
         "network.latency.ms" => config.network.latency_ms = ms,
         "network.jitter.ms" => config.network.jitter_ms = ms,
+        "controller.quorum.auto.join.enable" => config.quorum.auto_join_enable = v != 0,
         _ => {}
     }
 }

@@ -54,6 +54,24 @@ pub use quorum_epoch::strict_exponential_election_backoff_ms;
 /// A fatal fault in the Raft thread; the process exits, as Kafka's fatalFaultHandler does.
 pub type RaftResult<T> = Result<T, String>;
 
+/// What a replica is started with, from its properties and meta.properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaftSettings {
+    /// node.id
+    pub local_id: i32,
+    /// meta.properties directory.id
+    pub directory_id: Uuid,
+    /// The CONTROLLER listener's port (0 on a broker).
+    pub local_port: u16,
+    /// `controller.quorum.voters` (empty with `controller.quorum.bootstrap.servers`).
+    pub static_voters: VoterSet,
+    /// The nodes it asks to find the leader, with their CONTROLLER ports: the static voters
+    /// or the bootstrap servers.
+    pub bootstrap_servers: Vec<(i32, u16)>,
+    /// `canBecomeVoter`: a controller (a broker never joins the voters).
+    pub can_become_voter: bool,
+}
+
 /// One replica of the metadata log.
 #[derive(Clone, Debug)]
 pub struct KafkaRaftClient {
@@ -67,6 +85,10 @@ pub struct KafkaRaftClient {
     partition_state: KRaftControlRecordStateMachine,
     /// This replica's CONTROLLER listener port (0 for a broker).
     local_port: u16,
+    /// The nodes it fetches from to find the leader.
+    bootstrap_servers: Vec<i32>,
+    /// Whether it may join the voters (a controller).
+    can_become_voter: bool,
     accumulator: Option<BatchAccumulator>,
     fetch_purgatory: Vec<ParkedFetch>,
     next_correlation_id: u64,
@@ -105,14 +127,19 @@ impl KafkaRaftClient {
     /// `static_voters` is `controller.quorum.voters` (empty with
     /// `controller.quorum.bootstrap.servers`); `local_port` the CONTROLLER listener's port.
     pub fn new(
-        local_id: i32,
-        directory_id: Uuid,
-        local_port: u16,
-        static_voters: VoterSet,
+        settings: RaftSettings,
         config: QuorumConfig,
         cluster_id: String,
         io: &mut RaftIo,
     ) -> RaftResult<Self> {
+        let RaftSettings {
+            local_id,
+            directory_id,
+            local_port,
+            static_voters,
+            bootstrap_servers,
+            can_become_voter,
+        } = settings;
         let prefix = format!("[RaftManager id={local_id}] ");
         let clean_interval_ms = config.metadata_log.clean_interval_ms;
         let local = ReplicaKey {
@@ -122,13 +149,20 @@ impl KafkaRaftClient {
         let mut partition_state = KRaftControlRecordStateMachine::new(static_voters);
         partition_state.update_state(io, &prefix);
         let voters = partition_state.last_voter_set().clone();
-        let quorum = QuorumState::initialize(local, voters, config.clone(), prefix.clone(), io)?;
+        let mut quorum =
+            QuorumState::initialize(local, voters, config.clone(), prefix.clone(), io)?;
+        quorum
+            .known_endpoints
+            .extend(bootstrap_servers.iter().copied());
+        let bootstrap_servers: Vec<i32> = bootstrap_servers.iter().map(|(id, _)| *id).collect();
         let mut client = KafkaRaftClient {
             quorum,
             config,
             cluster_id,
             partition_state,
             local_port,
+            bootstrap_servers,
+            can_become_voter,
             requests: Default::default(),
             accumulator: None,
             fetch_purgatory: Vec::new(),
@@ -196,6 +230,11 @@ impl KafkaRaftClient {
         if let EpochState::Leader(l) = &mut self.quorum.state {
             l.update_voter_set(&set, io.now_ms);
         }
+        self.quorum.known_endpoints.extend(
+            set.nodes()
+                .filter(|n| n.port > 0)
+                .map(|n| (n.key.id, n.port)),
+        );
         self.quorum.voters = set;
     }
 

@@ -23,6 +23,9 @@ pub struct QuorumConfig {
     pub max_records_per_batch: usize,
     /// The metadata log's segment, snapshot and retention settings.
     pub metadata_log: MetadataLogConfig,
+    /// controller.quorum.auto.join.enable (QuorumConfig.java:106-109): an observing
+    /// controller adds itself to the voters; false by default.
+    pub auto_join_enable: bool,
 }
 
 /// MetadataLogConfig: `metadata.log.*` and `metadata.max.retention.*`, with Kafka's defaults.
@@ -73,6 +76,7 @@ impl Default for QuorumConfig {
             fetch_max_bytes: 8 * 1024 * 1024,
             max_records_per_batch: 10_000,
             metadata_log: MetadataLogConfig::default(),
+            auto_join_enable: false,
         }
     }
 }

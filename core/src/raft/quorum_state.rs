@@ -27,6 +27,9 @@ pub struct QuorumState {
     pub voters: VoterSet,
     /// The current state.
     pub state: EpochState,
+    /// The CONTROLLER endpoints known besides the voters': the bootstrap servers and every
+    /// voter set read (Kafka learns a leader's endpoints from the responses that name it).
+    pub known_endpoints: std::collections::BTreeMap<i32, u16>,
     config: QuorumConfig,
     prefix: String,
 }
@@ -77,6 +80,7 @@ impl QuorumState {
                 election_deadline_ms: None,
                 high_watermark: None,
             }),
+            known_endpoints: Default::default(),
             config,
             prefix,
         };
@@ -222,9 +226,12 @@ impl QuorumState {
             .collect()
     }
 
-    /// The CONTROLLER port of a voter.
+    /// The CONTROLLER port of a voter (or of a node whose endpoint is known otherwise).
     pub fn voter_port(&self, id: i32) -> Option<u16> {
-        self.voters.node(id).map(|v| v.port)
+        self.voters
+            .node(id)
+            .map(|v| v.port)
+            .or_else(|| self.known_endpoints.get(&id).copied())
     }
 
     /// `isVoter`: this replica (id and directory id) is in the current voter set.

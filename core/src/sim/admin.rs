@@ -31,6 +31,34 @@ impl World {
         Ok(cid)
     }
 
+    /// Send a Raft request (AddRaftVoter, RemoveRaftVoter) from the admin client to node `to`,
+    /// as Kafka's admin client sends them to the leader. Returns the correlation id.
+    pub fn admin_send_raft(
+        &mut self,
+        to: i32,
+        request: crate::raft::messages::RaftRequest,
+    ) -> Result<u64, SimError> {
+        if !self.nodes.contains_key(&to) {
+            return Err(SimError::UnknownNode(to));
+        }
+        let cid = self.admin.next_correlation_id;
+        self.admin.next_correlation_id += 1;
+        self.send(
+            ADMIN_CLIENT_ID,
+            to,
+            Message::Raft(crate::raft::messages::RaftMessage::Request {
+                correlation_id: cid,
+                body: request,
+            }),
+        );
+        Ok(cid)
+    }
+
+    /// The admin client's Raft response to request `cid`, once it arrived.
+    pub fn admin_raft_response(&self, cid: u64) -> Option<&crate::raft::messages::RaftResponse> {
+        self.admin.raft_responses.get(&cid)
+    }
+
     /// The admin client's response to request `cid`, once it arrived.
     pub fn admin_response(&self, cid: u64) -> Option<&ControllerResponse> {
         self.admin.responses.get(&cid)

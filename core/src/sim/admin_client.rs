@@ -14,4 +14,6 @@ pub(super) struct AdminClient {
     pub(super) next_correlation_id: u64,
     /// Responses received, by correlation id.
     pub(super) responses: BTreeMap<u64, ControllerResponse>,
+    /// Raft responses received (AddRaftVoter, RemoveRaftVoter), by correlation id.
+    pub(super) raft_responses: BTreeMap<u64, crate::raft::messages::RaftResponse>,
 }

@@ -333,12 +333,20 @@ impl World {
         self.network.record_delivery(message_view(&m, false));
         if m.to == ADMIN_CLIENT_ID {
             self.network.delivered += 1;
-            if let Message::Controller(ControllerMessage::Response {
-                correlation_id,
-                body,
-            }) = m.message
-            {
-                self.admin.responses.insert(correlation_id, body);
+            match m.message {
+                Message::Controller(ControllerMessage::Response {
+                    correlation_id,
+                    body,
+                }) => {
+                    self.admin.responses.insert(correlation_id, body);
+                }
+                Message::Raft(crate::raft::messages::RaftMessage::Response {
+                    correlation_id,
+                    body,
+                }) => {
+                    self.admin.raft_responses.insert(correlation_id, body);
+                }
+                _ => {}
             }
             return;
         }

@@ -5,6 +5,7 @@ mod admin;
 mod admin_client;
 pub mod args;
 mod dispatch;
+pub mod format;
 pub mod history;
 pub mod message;
 pub mod network;

@@ -66,11 +66,6 @@ impl Roles {
         }
     }
 
-    /// Whether the node is a quorum voter.
-    pub fn is_voter(&self) -> bool {
-        !matches!(self, Roles::Broker)
-    }
-
     /// Whether it runs a controller (`controller` in process.roles).
     pub fn has_controller(&self) -> bool {
         !matches!(self, Roles::Broker)
@@ -123,6 +118,12 @@ pub struct Node {
     pub broker: Option<BrokerLifecycleManager>,
     /// The broker's PLAINTEXT listener port.
     pub broker_port: u16,
+    /// The controller's CONTROLLER listener port (0 on a broker).
+    pub controller_port: u16,
+    /// What its properties file says about the quorum (voters or bootstrap servers).
+    pub quorum_props: super::format::QuorumProps,
+    /// Whether `kafka-storage format` has run on it (an unformatted node cannot start).
+    pub formatted: bool,
     /// The MetadataLoader of a running process (every node runs one, as SharedServer does).
     pub loader: Option<MetadataLoader>,
     /// The SnapshotGenerator publishing from that loader.
@@ -134,6 +135,7 @@ pub struct Node {
 impl Node {
     /// A node that has not been formatted or started yet.
     pub fn new(id: i32, roles: Roles, directory_id: Uuid, broker_port: u16) -> Node {
+        let quorum_props = super::format::QuorumProps::BootstrapServers(Vec::new());
         Node {
             id,
             roles,
@@ -151,6 +153,9 @@ impl Node {
             controller_gen: 0,
             broker: None,
             broker_port,
+            controller_port: 0,
+            quorum_props,
+            formatted: false,
             loader: None,
             snapshot_generator: None,
             replicas: None,

@@ -14,7 +14,6 @@ use crate::common::protocol::Errors;
 use crate::common::uuid::Uuid;
 use crate::controller::QuorumController;
 use crate::image::MetadataLoader;
-use crate::raft::batch::Record;
 use crate::raft::disk::{read_clean_shutdown_epoch, CLEAN_SHUTDOWN_FILE};
 use crate::raft::io::RaftIo;
 use crate::raft::KafkaRaftClient;
@@ -76,7 +75,22 @@ impl World {
             Node::new(id, Roles::Broker, directory_id, 9092 + 2 * brokers as u16),
         );
         self.config.brokers.push(id);
-        self.format(id);
+        let controllers: Vec<(i32, u16)> = self
+            .nodes
+            .values()
+            .filter(|n| n.roles.has_controller())
+            .map(|n| (n.id, n.controller_port))
+            .collect();
+        if let Some(n) = self.nodes.get_mut(&id) {
+            n.quorum_props = match self.config.quorum_mode {
+                super::format::QuorumMode::Static => {
+                    super::format::QuorumProps::Voters(controllers)
+                }
+                _ => super::format::QuorumProps::BootstrapServers(controllers),
+            };
+        }
+        self.write_properties(id);
+        self.format(id, &super::format::Bootstrap::Broker);
         self.mark_process(id, ProcessEvent::Start);
         self.start_process(id);
         Ok(())
@@ -84,70 +98,10 @@ impl World {
 
     // ----- processes -----
 
-    /// `kafka-storage format`: meta.properties, the metadata partition's files and (on
-    /// controllers) the bootstrap checkpoint with the bootstrap feature levels.
-    pub(super) fn format(&mut self, id: i32) {
-        let cluster_id = self.cluster_id;
-        let Some(n) = self.nodes.get_mut(&id) else {
-            return;
-        };
-        n.disk.write_file(
-            "meta.properties",
-            format!(
-                "#\n#{}\ncluster.id={cluster_id}\ndirectory.id={}\nnode.id={id}\nversion=1\n",
-                crate::common::clock::iso_utc(0),
-                n.directory_id
-            ),
-        );
-        n.disk.write_file(
-            &format!("{}/partition.metadata", crate::raft::disk::METADATA_DIR),
-            "version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n".to_string(),
-        );
-        n.disk
-            .metadata_log
-            .set_segment_bytes(self.config.quorum.metadata_log.segment_bytes);
-        if n.roles.is_voter() {
-            // The bootstrap snapshot 0-0: kraft.version 1 with the initial voters, then the
-            // bootstrap feature levels.
-            let records: Vec<crate::metadata::MetadataRecord> =
-                crate::controller::feature_control::bootstrap_features()
-                    .into_iter()
-                    .map(crate::metadata::MetadataRecord::FeatureLevel)
-                    .collect();
-            let voters = self
-                .voters
-                .iter()
-                .map(|v| crate::raft::batch::VoterEntry {
-                    voter_id: v.key.id,
-                    voter_directory_id: v.key.directory_id.unwrap_or(Uuid::ZERO),
-                    port: v.port,
-                })
-                .collect();
-            let control = vec![
-                Record::KRaftVersion { kraft_version: 1 },
-                Record::KRaftVoters { voters },
-            ];
-            let snapshot = crate::raft::snapshot::RawSnapshot::write(
-                crate::common::offset_and_epoch::OffsetAndEpoch {
-                    offset: 0,
-                    epoch: 0,
-                },
-                0,
-                control,
-                records,
-                0,
-            );
-            n.disk
-                .metadata_log
-                .store_snapshot(std::sync::Arc::new(snapshot));
-        }
-    }
-
     /// Start node `id`'s process from its disk: a new incarnation of its broker lifecycle,
     /// loader, ReplicaManager, QuorumController and Raft client, then its first poll.
     pub(super) fn start_process(&mut self, id: i32) {
         let now = self.now_ms;
-        let voters = self.voters.clone();
         let quorum = self.config.quorum.clone();
         let cluster_id = self.cluster_id.to_string();
         let controller_config = self.config.controller.clone();
@@ -192,12 +146,8 @@ impl World {
             node.snapshot_generator =
                 has_loader.then(|| crate::image::SnapshotGenerator::new(&quorum.metadata_log, now));
             node.replicas = (node.roles != Roles::Controller).then(|| ReplicaManager::new(id));
-            node.controller = if node.roles.is_voter() && run_controllers {
-                let port = voters
-                    .iter()
-                    .find(|v| v.key.id == id)
-                    .map(|v| v.port)
-                    .unwrap_or(0);
+            node.controller = if node.roles.has_controller() && run_controllers {
+                let port = node.controller_port;
                 let incarnation = Uuid::random(io.rng);
                 Some(QuorumController::new(
                     id,
@@ -208,16 +158,31 @@ impl World {
             } else {
                 None
             };
-            let local_port = voters
-                .iter()
-                .find(|v| v.key.id == id)
-                .map(|v| v.port)
-                .unwrap_or(0);
+            // controller.quorum.voters is the static set (no directory ids, kraft.version 0);
+            // with controller.quorum.bootstrap.servers there is none.
+            let static_voters = match &node.quorum_props {
+                super::format::QuorumProps::Voters(v) => {
+                    crate::raft::voter_set::VoterSet::new(v.iter().map(|(vid, port)| {
+                        crate::raft::voter_set::VoterNode::new(
+                            crate::raft::replica_key::ReplicaKey {
+                                id: *vid,
+                                directory_id: None,
+                            },
+                            *port,
+                        )
+                    }))
+                }
+                super::format::QuorumProps::BootstrapServers(_) => Default::default(),
+            };
             let created = KafkaRaftClient::new(
-                id,
-                node.directory_id,
-                local_port,
-                crate::raft::voter_set::VoterSet::new(voters),
+                crate::raft::client::RaftSettings {
+                    local_id: id,
+                    directory_id: node.directory_id,
+                    local_port: node.controller_port,
+                    static_voters,
+                    bootstrap_servers: node.quorum_props.bootstrap(),
+                    can_become_voter: node.roles.has_controller(),
+                },
                 quorum,
                 cluster_id,
                 &mut io,
@@ -341,7 +306,8 @@ impl World {
         Ok(())
     }
 
-    /// Start a killed node again (`start N`): it recovers from its disk.
+    /// Start a killed node again (`start N`): it recovers from its disk. A node that was never
+    /// formatted cannot start, as Kafka cannot without meta.properties.
     pub fn restart(&mut self, id: i32) -> Result<(), SimError> {
         let node = self.node_mut(id)?;
         if node.process != ProcessState::Killed {
@@ -350,6 +316,12 @@ impl World {
                 state: node.process.name(),
                 action: "start",
             });
+        }
+        if !node.formatted {
+            return Err(SimError::BadConfig(format!(
+                "node {id} is not formatted: no meta.properties in {id} (run kafka-storage.sh format --config {id}/{} first)",
+                super::format::properties_file(node.roles)
+            )));
         }
         self.mark_process(id, ProcessEvent::Start);
         self.start_process(id);

@@ -83,6 +83,9 @@ pub struct WorldConfig {
     /// The rule switches (issue 18): all on, Kafka as it is, unless a lesson or the console
     /// turns one off.
     pub rules: crate::common::rules::Rules,
+    /// How the controllers are formatted (KIP-853): `--initial-controllers` (the default),
+    /// `--standalone`, or a static `controller.quorum.voters`.
+    pub quorum_mode: super::format::QuorumMode,
 }
 
 impl WorldConfig {
@@ -98,6 +101,7 @@ impl WorldConfig {
             controller: ControllerConfig::default(),
             run_controllers: true,
             rules: crate::common::rules::Rules::default(),
+            quorum_mode: Default::default(),
         }
     }
 
@@ -194,8 +198,38 @@ pub const BROKER_CORRELATION_BASE: u64 = crate::broker::controller_channel::CORR
 pub const GRACEFUL_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 
 /// Ports of the CONTROLLER listeners: 9093, 9095, 9097, ... as in the article's example 2.
-fn controller_port(index: usize) -> u16 {
+pub(super) fn controller_port(index: usize) -> u16 {
     9093 + 2 * index as u16
+}
+
+/// How each node of a new cluster is configured and formatted in `mode`: its properties'
+/// quorum settings and its bootstrap checkpoint.
+fn format_plan(
+    mode: super::format::QuorumMode,
+    all: &[(i32, Roles)],
+    voters: &[VoterNode],
+) -> Vec<(i32, super::format::QuorumProps, super::format::Bootstrap)> {
+    use super::format::{Bootstrap, QuorumMode, QuorumProps};
+    let endpoints: Vec<(i32, u16)> = voters.iter().map(|v| (v.key.id, v.port)).collect();
+    let first = voters.first().map(|v| v.key.id);
+    all.iter()
+        .map(|&(id, roles)| {
+            let props = match mode {
+                QuorumMode::Static => QuorumProps::Voters(endpoints.clone()),
+                _ => QuorumProps::BootstrapServers(endpoints.clone()),
+            };
+            let bootstrap = match (mode, roles.has_controller()) {
+                (_, false) => Bootstrap::Broker,
+                (QuorumMode::Static, true) => Bootstrap::Static,
+                (QuorumMode::InitialControllers, true) => {
+                    Bootstrap::InitialControllers(voters.to_vec())
+                }
+                (QuorumMode::Standalone, true) if Some(id) == first => Bootstrap::Standalone,
+                (QuorumMode::Standalone, true) => Bootstrap::NoInitialControllers,
+            };
+            (id, props, bootstrap)
+        })
+        .collect()
 }
 
 impl World {
@@ -223,20 +257,30 @@ impl World {
                 n.broker_port = 9092 + 2 * i as u16;
             }
         }
+        for (i, (id, _)) in all.iter().filter(|(_, r)| r.has_controller()).enumerate() {
+            if let Some(n) = nodes.get_mut(id) {
+                n.controller_port = controller_port(i);
+            }
+        }
         let voters: Vec<VoterNode> = all
             .iter()
-            .filter(|(_, r)| r.is_voter())
-            .enumerate()
-            .map(|(i, (id, _))| {
+            .filter(|(_, r)| r.has_controller())
+            .map(|(id, _)| {
                 VoterNode::new(
                     ReplicaKey {
                         id: *id,
                         directory_id: Some(nodes[id].directory_id),
                     },
-                    controller_port(i),
+                    nodes[id].controller_port,
                 )
             })
             .collect();
+        let plan = format_plan(config.quorum_mode, &all, &voters);
+        for (id, props, _) in &plan {
+            if let Some(n) = nodes.get_mut(id) {
+                n.quorum_props = props.clone();
+            }
+        }
         let mut world = World {
             network: Network::new(config.network.clone()),
             config,
@@ -255,8 +299,9 @@ impl World {
             watcher: Default::default(),
         };
         let ids: Vec<i32> = world.nodes.keys().copied().collect();
-        for id in &ids {
-            world.format(*id);
+        for (id, _, bootstrap) in &plan {
+            world.write_properties(*id);
+            world.format(*id, bootstrap);
         }
         // All processes start at the same instant: none refuses another's first request.
         for n in world.nodes.values_mut() {
@@ -309,9 +354,35 @@ impl World {
         self.events_run
     }
 
-    /// The voters of the quorum.
+    /// The voters the cluster was formatted with (the initial controllers).
     pub fn voters(&self) -> &[VoterNode] {
         &self.voters
+    }
+
+    /// The voter set in force as the cluster knows it (KIP-853: it changes): the running
+    /// leader's, else the newest any running node has read from its log, else the voters
+    /// the cluster was formatted with.
+    pub fn voter_set(&self) -> crate::raft::voter_set::VoterSet {
+        let running = || {
+            self.nodes
+                .values()
+                .filter(|n| n.process == ProcessState::Running)
+                .filter_map(|n| n.raft.as_ref())
+        };
+        if let Some(r) =
+            running().find(|r| matches!(r.state(), crate::raft::state::EpochState::Leader(_)))
+        {
+            return r.partition_state().last_voter_set().clone();
+        }
+        running()
+            .filter(|r| !r.partition_state().last_voter_set().is_empty())
+            .max_by_key(|r| {
+                r.partition_state()
+                    .last_voter_set_entry()
+                    .map_or(-2, |(o, _)| o)
+            })
+            .map(|r| r.partition_state().last_voter_set().clone())
+            .unwrap_or_else(|| crate::raft::voter_set::VoterSet::new(self.voters.iter().copied()))
     }
 
     /// Node ids, sorted.

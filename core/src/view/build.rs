@@ -17,7 +17,8 @@ use crate::sim::World;
 impl World {
     /// The view the page draws.
     pub fn view(&self) -> ClusterView {
-        let nodes = self.nodes().map(|n| self.node_view(n)).collect();
+        let voters = self.voter_set();
+        let nodes = self.nodes().map(|n| self.node_view(n, &voters)).collect();
         let mut messages: Vec<MessageView> = self
             .network()
             .in_flight
@@ -85,7 +86,7 @@ impl World {
 
     /// One node as the page draws it: its Raft state (or, when down, what its quorum-state
     /// file holds), log, timers, controller, broker and image.
-    fn node_view(&self, n: &Node) -> NodeView {
+    fn node_view(&self, n: &Node, voters: &crate::raft::voter_set::VoterSet) -> NodeView {
         let log = &n.disk.metadata_log;
         let (raft_state, epoch, leader_id, voted_id, hw, next_timer) = raft_columns(n);
         let (raft_timer, high_watermark_calc) = match &n.raft {
@@ -107,7 +108,7 @@ impl World {
         NodeView {
             id: n.id,
             roles: n.roles,
-            is_voter: n.roles.is_voter(),
+            is_voter: voters.contains_id(n.id),
             process: n.process,
             raft_state,
             epoch,

@@ -123,6 +123,7 @@ pub fn settings_help() -> String {
         .iter()
         .map(|s| {
             let range = match (s.min, s.max) {
+                _ if s.kind == super::settings::Kind::Boolean => "true|false".to_string(),
                 (i64::MIN, i64::MAX) => "any".to_string(),
                 (min, max) if max == i64::from(i32::MAX) || max == i64::MAX => format!("{min}.."),
                 (min, max) => format!("{min}..={max}"),

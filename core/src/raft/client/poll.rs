@@ -161,6 +161,18 @@ impl KafkaRaftClient {
         io: &mut RaftIo,
     ) -> u64 {
         let now = io.now_ms;
+        // pollFollowerAsObserver (KafkaRaftClient.java:3381-3413): a controller with
+        // controller.quorum.auto.join.enable adds itself (or removes its old directory's
+        // entry) once per update period.
+        if self.should_send_add_or_remove_voter_request(now) {
+            let (sent, wait) = self.maybe_send_auto_join_request(leader, io);
+            if sent {
+                if let EpochState::Follower(f) = &mut self.quorum.state {
+                    f.reset_update_voter_set_period(now);
+                }
+            }
+            return wait;
+        }
         // An observer keeps fetching from its leader after its fetch timeout
         // (KAFKA-19354): only a newer epoch or leader moves it. (Kafka spins while
         // the expired timer is its wait; the engine waits for the request instead.)

@@ -102,8 +102,15 @@ impl KafkaRaftClient {
     /// one at a time; else the time until one is available.
     pub(super) fn maybe_send_fetch_to_any_bootstrap(&mut self, io: &mut RaftIo) -> u64 {
         let now = io.now_ms;
-        // The voters other than this node (Kafka's bootstrap list may hold the node itself).
-        let servers = self.quorum.remote_voter_ids();
+        // The bootstrap servers (the static voters, or controller.quorum.bootstrap.servers)
+        // other than this node (Kafka's list may hold the node itself).
+        let local = self.local_id();
+        let servers: Vec<i32> = self
+            .bootstrap_servers
+            .iter()
+            .copied()
+            .filter(|id| *id != local)
+            .collect();
         if servers.is_empty() {
             return u64::MAX;
         }

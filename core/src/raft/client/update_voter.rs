@@ -346,4 +346,52 @@ impl KafkaRaftClient {
             format!("Unexpected error {} in {api} response", error.name()),
         );
     }
+
+    /// `shouldSendAddOrRemoveVoterRequest` (KafkaRaftClient.java:3373-3379): kraft.version 1,
+    /// a controller, auto-join on, and the update period over.
+    pub(super) fn should_send_add_or_remove_voter_request(&self, now_ms: u64) -> bool {
+        self.partition_state.last_kraft_version() >= 1
+            && self.can_become_voter
+            && self.config.auto_join_enable
+            && matches!(
+                &self.quorum.state,
+                EpochState::Follower(f) if f.has_update_voter_set_period_expired(now_ms)
+            )
+    }
+
+    /// An observing controller's AddRaftVoter for itself (ackWhenCommitted false), or its
+    /// RemoveRaftVoter of the entry its id has with another directory id:
+    /// (whether it was sent, the time to wait).
+    pub(super) fn maybe_send_auto_join_request(
+        &mut self,
+        leader: i32,
+        io: &mut RaftIo,
+    ) -> (bool, u64) {
+        let now = io.now_ms;
+        if !self.requests.is_ready(leader, now) {
+            return (
+                false,
+                self.requests.remaining_request_time_ms(leader, now).max(1),
+            );
+        }
+        let local = self.quorum.local;
+        let voters = self.partition_state.last_voter_set();
+        let body = match voters.node(local.id) {
+            Some(old) => {
+                RaftRequest::RemoveRaftVoter(crate::raft::messages::RemoveRaftVoterRequest {
+                    cluster_id: self.cluster_id.clone(),
+                    voter: old.key,
+                })
+            }
+            None => RaftRequest::AddRaftVoter(crate::raft::messages::AddRaftVoterRequest {
+                cluster_id: self.cluster_id.clone(),
+                timeout_ms: self.config.request_timeout_ms,
+                voter: local,
+                port: Some(self.local_port),
+                ack_when_committed: false,
+            }),
+        };
+        self.send_request(leader, body, io);
+        (true, self.config.request_timeout_ms)
+    }
 }

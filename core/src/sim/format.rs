@@ -1,0 +1,314 @@
+//! A node's files before it starts: its properties file (`N/controller.properties`,
+//! `N/broker.properties` or `N/server.properties`) and `kafka-storage.sh format`'s output —
+//! `N/meta.properties` and, on a controller, the bootstrap checkpoint
+//! `__cluster_metadata-0/00000000000000000000-0000000000.checkpoint` — written the way Kafka's
+//! Formatter writes them (metadata/.../storage/Formatter.java, core/.../StorageTool.scala) in
+//! the three ways a KRaft quorum is formatted (KIP-853).
+
+use super::node::{Node, Roles};
+use super::world::{controller_port, SimError, World, MAX_NODES};
+use crate::common::offset_and_epoch::OffsetAndEpoch;
+use crate::common::uuid::Uuid;
+use crate::raft::batch::Record;
+use crate::raft::disk::METADATA_DIR;
+use crate::raft::voter_set::VoterNode;
+
+/// How a cluster's quorum is formatted (`cluster ... quorum=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QuorumMode {
+    /// Every controller formatted with the same `--initial-controllers` (kraft.version 1, the
+    /// voter set in the bootstrap checkpoint): the article's cluster.
+    #[default]
+    InitialControllers,
+    /// The first controller formatted `--standalone` (a voter set of itself), the others
+    /// `--no-initial-controllers` (observers until added).
+    Standalone,
+    /// `controller.quorum.voters` on every node: kraft.version 0, a static voter set.
+    Static,
+}
+
+impl QuorumMode {
+    /// Its name in `cluster quorum=`.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuorumMode::InitialControllers => "initial-controllers",
+            QuorumMode::Standalone => "standalone",
+            QuorumMode::Static => "static",
+        }
+    }
+
+    /// The mode named `name`.
+    pub fn from_name(name: &str) -> Option<QuorumMode> {
+        [
+            QuorumMode::InitialControllers,
+            QuorumMode::Standalone,
+            QuorumMode::Static,
+        ]
+        .into_iter()
+        .find(|m| m.name() == name)
+    }
+}
+
+/// What a node's properties say about the quorum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QuorumProps {
+    /// `controller.quorum.voters=101@localhost:9093,...`: the static voter set (no
+    /// directory ids), as (id, port).
+    Voters(Vec<(i32, u16)>),
+    /// `controller.quorum.bootstrap.servers=localhost:9093,...`: where to find the quorum, as
+    /// (node id, port) (the playground routes by node id).
+    BootstrapServers(Vec<(i32, u16)>),
+}
+
+impl QuorumProps {
+    /// The nodes a replica fetches from to find the leader, with their ports.
+    pub fn bootstrap(&self) -> Vec<(i32, u16)> {
+        match self {
+            QuorumProps::Voters(v) | QuorumProps::BootstrapServers(v) => v.clone(),
+        }
+    }
+}
+
+/// How a node's metadata directory is formatted (Formatter.java:377-381, 429-502).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bootstrap {
+    /// `--initial-controllers "id@host:port:dir,..."`: KRaftVersion 1 and these voters.
+    InitialControllers(Vec<VoterNode>),
+    /// `--standalone`: KRaftVersion 1 and a voter set of this controller alone.
+    Standalone,
+    /// `--no-initial-controllers`: KRaftVersion 1, no voter set (a controller to be added).
+    NoInitialControllers,
+    /// `controller.quorum.voters` set: kraft.version 0, neither record.
+    Static,
+    /// A broker: no bootstrap checkpoint.
+    Broker,
+}
+
+/// The file name of a node's properties: `controller.properties`, `broker.properties`, or
+/// `server.properties` for a combined node.
+pub fn properties_file(roles: Roles) -> &'static str {
+    match roles {
+        Roles::Controller => "controller.properties",
+        Roles::Broker => "broker.properties",
+        Roles::Combined => "server.properties",
+    }
+}
+
+/// A node's properties file, as config/controller.properties lays it out (the settings the
+/// playground reads).
+pub fn properties_text(
+    id: i32,
+    roles: Roles,
+    controller_port: u16,
+    broker_port: u16,
+    quorum: &QuorumProps,
+) -> String {
+    let mut out = format!("process.roles={}\nnode.id={id}\n", roles.name());
+    match quorum {
+        QuorumProps::Voters(v) => {
+            let list: Vec<String> = v
+                .iter()
+                .map(|(id, port)| format!("{id}@localhost:{port}"))
+                .collect();
+            out.push_str(&format!("controller.quorum.voters={}\n", list.join(",")));
+        }
+        QuorumProps::BootstrapServers(v) => {
+            let list: Vec<String> = v.iter().map(|(_, p)| format!("localhost:{p}")).collect();
+            out.push_str(&format!(
+                "controller.quorum.bootstrap.servers={}\n",
+                list.join(",")
+            ));
+        }
+    }
+    let listeners = match roles {
+        Roles::Controller => format!("CONTROLLER://localhost:{controller_port}"),
+        Roles::Broker => format!("PLAINTEXT://localhost:{broker_port}"),
+        Roles::Combined => {
+            format!("PLAINTEXT://localhost:{broker_port},CONTROLLER://localhost:{controller_port}")
+        }
+    };
+    out.push_str(&format!("listeners={listeners}\n"));
+    if roles != Roles::Controller {
+        out.push_str("inter.broker.listener.name=PLAINTEXT\n");
+    }
+    out.push_str(&format!(
+        "controller.listener.names=CONTROLLER\nlog.dirs={id}\n"
+    ));
+    out
+}
+
+impl World {
+    /// Writes node `id`'s properties file (before it is formatted).
+    pub(super) fn write_properties(&mut self, id: i32) {
+        let Some(n) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        let text = properties_text(
+            id,
+            n.roles,
+            n.controller_port,
+            n.broker_port,
+            &n.quorum_props,
+        );
+        n.disk.write_file(properties_file(n.roles), text);
+    }
+
+    /// `kafka-storage format`: meta.properties, the metadata partition's files and (on
+    /// controllers) the bootstrap checkpoint: kraft.version and the voter set as `bootstrap`
+    /// says, then the bootstrap feature levels. Returns the directory id it gave the node.
+    pub(super) fn format(&mut self, id: i32, bootstrap: &Bootstrap) {
+        let cluster_id = self.cluster_id;
+        let segment_bytes = self.config.quorum.metadata_log.segment_bytes;
+        let Some(n) = self.nodes.get_mut(&id) else {
+            return;
+        };
+        n.disk.write_file(
+            "meta.properties",
+            format!(
+                "#\n#{}\ncluster.id={cluster_id}\ndirectory.id={}\nnode.id={id}\nversion=1\n",
+                crate::common::clock::iso_utc(0),
+                n.directory_id
+            ),
+        );
+        n.disk.write_file(
+            &format!("{METADATA_DIR}/partition.metadata"),
+            "version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n".to_string(),
+        );
+        n.disk.metadata_log.set_segment_bytes(segment_bytes);
+        n.formatted = true;
+        let self_node = VoterNode::new(
+            crate::raft::replica_key::ReplicaKey {
+                id,
+                directory_id: Some(n.directory_id),
+            },
+            n.controller_port,
+        );
+        let control = match bootstrap {
+            Bootstrap::Broker => return,
+            Bootstrap::Static => Vec::new(),
+            Bootstrap::NoInitialControllers => vec![Record::KRaftVersion { kraft_version: 1 }],
+            Bootstrap::Standalone => vec![
+                Record::KRaftVersion { kraft_version: 1 },
+                Record::KRaftVoters {
+                    voters: crate::raft::voter_set::VoterSet::new([self_node]).to_record(),
+                },
+            ],
+            Bootstrap::InitialControllers(voters) => vec![
+                Record::KRaftVersion { kraft_version: 1 },
+                Record::KRaftVoters {
+                    voters: crate::raft::voter_set::VoterSet::new(voters.iter().copied())
+                        .to_record(),
+                },
+            ],
+        };
+        // The bootstrap snapshot 0-0, then the bootstrap feature levels.
+        let records: Vec<crate::metadata::MetadataRecord> =
+            crate::controller::feature_control::bootstrap_features()
+                .into_iter()
+                .map(crate::metadata::MetadataRecord::FeatureLevel)
+                .collect();
+        let snapshot = crate::raft::snapshot::RawSnapshot::write(
+            OffsetAndEpoch {
+                offset: 0,
+                epoch: 0,
+            },
+            0,
+            control,
+            records,
+            0,
+        );
+        n.disk
+            .metadata_log
+            .store_snapshot(std::sync::Arc::new(snapshot));
+    }
+
+    /// A new node `id` of `roles` joins the cluster's machines, unformatted and not started:
+    /// its properties file is written (a controller gets the next CONTROLLER port, 9099 for
+    /// the fourth; it finds the quorum as the others do), and nothing else. Format it with
+    /// [`World::format_node`], then start it.
+    pub fn provision_node(&mut self, id: i32, roles: Roles) -> Result<(), SimError> {
+        if self.nodes.contains_key(&id) {
+            return Err(SimError::BadConfig(format!("node {id} already exists")));
+        }
+        if id < 0 {
+            return Err(SimError::BadConfig(format!(
+                "node id {id} must not be negative"
+            )));
+        }
+        if self.nodes.len() >= MAX_NODES {
+            return Err(SimError::BadConfig(format!(
+                "at most {MAX_NODES} nodes are supported"
+            )));
+        }
+        let controllers: Vec<(i32, u16)> = self
+            .nodes
+            .values()
+            .filter(|n| n.roles.has_controller())
+            .map(|n| (n.id, n.controller_port))
+            .collect();
+        let brokers = self.nodes.values().filter(|n| n.roles.has_broker()).count();
+        let directory_id = Uuid::random(&mut self.rng);
+        let mut node = Node::new(
+            id,
+            roles,
+            directory_id,
+            if roles.has_broker() {
+                9092 + 2 * brokers as u16
+            } else {
+                0
+            },
+        );
+        if roles.has_controller() {
+            node.controller_port = controller_port(controllers.len());
+        }
+        node.quorum_props = match self.config.quorum_mode {
+            QuorumMode::Static => QuorumProps::Voters(controllers),
+            _ => QuorumProps::BootstrapServers(controllers),
+        };
+        self.nodes.insert(id, node);
+        match roles {
+            Roles::Broker => self.config.brokers.push(id),
+            Roles::Controller => self.config.controllers.push(id),
+            Roles::Combined => self.config.combined.push(id),
+        }
+        self.write_properties(id);
+        Ok(())
+    }
+
+    /// `kafka-storage format` of node `id` as `bootstrap` says (the tool checks its options and
+    /// prints its lines): meta.properties and the bootstrap checkpoint.
+    pub fn format_node(&mut self, id: i32, bootstrap: &Bootstrap) -> Result<(), SimError> {
+        let n = self.node_mut(id)?;
+        if n.formatted {
+            return Err(SimError::BadConfig(format!(
+                "node {id} is already formatted"
+            )));
+        }
+        self.format(id, bootstrap);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_name_the_quorum_as_each_mode_does() {
+        let boot = QuorumProps::BootstrapServers(vec![(101, 9093), (102, 9095)]);
+        let text = properties_text(104, Roles::Controller, 9099, 0, &boot);
+        assert_eq!(
+            text,
+            "process.roles=controller\nnode.id=104\ncontroller.quorum.bootstrap.servers=localhost:9093,localhost:9095\nlisteners=CONTROLLER://localhost:9099\ncontroller.listener.names=CONTROLLER\nlog.dirs=104\n"
+        );
+        let voters = QuorumProps::Voters(vec![(101, 9093)]);
+        let text = properties_text(1, Roles::Broker, 0, 9092, &voters);
+        assert!(text.contains("controller.quorum.voters=101@localhost:9093\n"));
+        assert!(text.contains("listeners=PLAINTEXT://localhost:9092\n"));
+        assert_eq!(
+            QuorumMode::from_name("standalone"),
+            Some(QuorumMode::Standalone)
+        );
+        assert_eq!(QuorumMode::from_name("dynamic"), None);
+    }
+}
