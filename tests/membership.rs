@@ -12,7 +12,7 @@ use kraft_core::raft::messages::{
     AddRaftVoterRequest, RaftRequest, RaftResponse, RemoveRaftVoterRequest, VoterChangeResponse,
 };
 use kraft_core::raft::replica_key::ReplicaKey;
-use kraft_core::sim::format::QuorumMode;
+use kraft_core::sim::node_config::QuorumMode;
 use kraft_core::sim::{World, WorldConfig};
 
 /// Controllers 101 (`--standalone`), 102 and 103 (`--no-initial-controllers`) and broker 1.

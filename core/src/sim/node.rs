@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::message::Message;
+pub use super::node_config::Roles;
 use crate::broker::BrokerLifecycleManager;
 use crate::common::node_log::NodeLog;
 use crate::common::uuid::Uuid;
@@ -36,48 +37,6 @@ impl ProcessState {
 }
 
 impl std::fmt::Display for ProcessState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-/// Kafka's process.roles (serialised as its text: `controller`, `broker`,
-/// `broker,controller`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Roles {
-    /// `controller`: a voter of the metadata quorum.
-    #[serde(rename = "controller")]
-    Controller,
-    /// `broker`: an observer of the metadata log.
-    #[serde(rename = "broker")]
-    Broker,
-    /// `broker,controller`: both in one process (a voter).
-    #[serde(rename = "broker,controller")]
-    Combined,
-}
-
-impl Roles {
-    /// process.roles text.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Roles::Controller => "controller",
-            Roles::Broker => "broker",
-            Roles::Combined => "broker,controller",
-        }
-    }
-
-    /// Whether it runs a controller (`controller` in process.roles).
-    pub fn has_controller(&self) -> bool {
-        !matches!(self, Roles::Broker)
-    }
-
-    /// Whether it runs a broker (`broker` in process.roles).
-    pub fn has_broker(&self) -> bool {
-        !matches!(self, Roles::Controller)
-    }
-}
-
-impl std::fmt::Display for Roles {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.pad(self.name())
     }
@@ -121,7 +80,7 @@ pub struct Node {
     /// The controller's CONTROLLER listener port (0 on a broker).
     pub controller_port: u16,
     /// What its properties file says about the quorum (voters or bootstrap servers).
-    pub quorum_props: super::format::QuorumProps,
+    pub quorum_props: super::node_config::QuorumProps,
     /// Whether `kafka-storage format` has run on it (an unformatted node cannot start).
     pub formatted: bool,
     /// The MetadataLoader of a running process (every node runs one, as SharedServer does).
@@ -135,7 +94,7 @@ pub struct Node {
 impl Node {
     /// A node that has not been formatted or started yet.
     pub fn new(id: i32, roles: Roles, directory_id: Uuid, broker_port: u16) -> Node {
-        let quorum_props = super::format::QuorumProps::BootstrapServers(Vec::new());
+        let quorum_props = super::node_config::QuorumProps::BootstrapServers(Vec::new());
         Node {
             id,
             roles,

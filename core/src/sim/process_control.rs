@@ -18,6 +18,36 @@ use crate::raft::disk::{read_clean_shutdown_epoch, CLEAN_SHUTDOWN_FILE};
 use crate::raft::io::RaftIo;
 use crate::raft::KafkaRaftClient;
 
+impl Node {
+    /// What its Raft client starts with: `controller.quorum.voters` is the static set (no
+    /// directory ids, kraft.version 0); with `controller.quorum.bootstrap.servers` there is
+    /// none and the voter set comes from the checkpoint and the log.
+    fn raft_settings(&self) -> crate::raft::client::RaftSettings {
+        let static_voters = match &self.quorum_props {
+            super::node_config::QuorumProps::Voters(v) => {
+                crate::raft::voter_set::VoterSet::new(v.iter().map(|(vid, port)| {
+                    crate::raft::voter_set::VoterNode::new(
+                        crate::raft::replica_key::ReplicaKey {
+                            id: *vid,
+                            directory_id: None,
+                        },
+                        *port,
+                    )
+                }))
+            }
+            super::node_config::QuorumProps::BootstrapServers(_) => Default::default(),
+        };
+        crate::raft::client::RaftSettings {
+            local_id: self.id,
+            directory_id: self.directory_id,
+            local_port: self.controller_port,
+            static_voters,
+            bootstrap_servers: self.quorum_props.bootstrap(),
+            can_become_voter: self.roles.has_controller(),
+        }
+    }
+}
+
 impl World {
     /// Keeps a process event of node `id` in the history (for views only).
     pub(super) fn mark_process(&mut self, id: i32, what: ProcessEvent) {
@@ -83,14 +113,14 @@ impl World {
             .collect();
         if let Some(n) = self.nodes.get_mut(&id) {
             n.quorum_props = match self.config.quorum_mode {
-                super::format::QuorumMode::Static => {
-                    super::format::QuorumProps::Voters(controllers)
+                super::node_config::QuorumMode::Static => {
+                    super::node_config::QuorumProps::Voters(controllers)
                 }
-                _ => super::format::QuorumProps::BootstrapServers(controllers),
+                _ => super::node_config::QuorumProps::BootstrapServers(controllers),
             };
         }
         self.write_properties(id);
-        self.format(id, &super::format::Bootstrap::Broker);
+        self.format(id, &super::node_config::Bootstrap::Broker);
         self.mark_process(id, ProcessEvent::Start);
         self.start_process(id);
         Ok(())
@@ -109,6 +139,7 @@ impl World {
         let mut outbox = Vec::new();
         let result = {
             let node = self.nodes.get_mut(&id).expect("node exists");
+            let settings = node.raft_settings();
             node.process = ProcessState::Running;
             node.incarnation += 1;
             node.stopped_inbox.clear();
@@ -158,35 +189,7 @@ impl World {
             } else {
                 None
             };
-            // controller.quorum.voters is the static set (no directory ids, kraft.version 0);
-            // with controller.quorum.bootstrap.servers there is none.
-            let static_voters = match &node.quorum_props {
-                super::format::QuorumProps::Voters(v) => {
-                    crate::raft::voter_set::VoterSet::new(v.iter().map(|(vid, port)| {
-                        crate::raft::voter_set::VoterNode::new(
-                            crate::raft::replica_key::ReplicaKey {
-                                id: *vid,
-                                directory_id: None,
-                            },
-                            *port,
-                        )
-                    }))
-                }
-                super::format::QuorumProps::BootstrapServers(_) => Default::default(),
-            };
-            let created = KafkaRaftClient::new(
-                crate::raft::client::RaftSettings {
-                    local_id: id,
-                    directory_id: node.directory_id,
-                    local_port: node.controller_port,
-                    static_voters,
-                    bootstrap_servers: node.quorum_props.bootstrap(),
-                    can_become_voter: node.roles.has_controller(),
-                },
-                quorum,
-                cluster_id,
-                &mut io,
-            );
+            let created = KafkaRaftClient::new(settings, quorum, cluster_id, &mut io);
             match created {
                 Ok(mut raft) => {
                     let polled = raft.poll(&mut io);
@@ -320,7 +323,7 @@ impl World {
         if !node.formatted {
             return Err(SimError::BadConfig(format!(
                 "node {id} is not formatted: no meta.properties in {id} (run kafka-storage.sh format --config {id}/{} first)",
-                super::format::properties_file(node.roles)
+                super::node_config::properties_file(node.roles)
             )));
         }
         self.mark_process(id, ProcessEvent::Start);

@@ -85,7 +85,7 @@ pub struct WorldConfig {
     pub rules: crate::common::rules::Rules,
     /// How the controllers are formatted (KIP-853): `--initial-controllers` (the default),
     /// `--standalone`, or a static `controller.quorum.voters`.
-    pub quorum_mode: super::format::QuorumMode,
+    pub quorum_mode: super::node_config::QuorumMode,
 }
 
 impl WorldConfig {
@@ -205,11 +205,15 @@ pub(super) fn controller_port(index: usize) -> u16 {
 /// How each node of a new cluster is configured and formatted in `mode`: its properties'
 /// quorum settings and its bootstrap checkpoint.
 fn format_plan(
-    mode: super::format::QuorumMode,
+    mode: super::node_config::QuorumMode,
     all: &[(i32, Roles)],
     voters: &[VoterNode],
-) -> Vec<(i32, super::format::QuorumProps, super::format::Bootstrap)> {
-    use super::format::{Bootstrap, QuorumMode, QuorumProps};
+) -> Vec<(
+    i32,
+    super::node_config::QuorumProps,
+    super::node_config::Bootstrap,
+)> {
+    use super::node_config::{Bootstrap, QuorumMode, QuorumProps};
     let endpoints: Vec<(i32, u16)> = voters.iter().map(|v| (v.key.id, v.port)).collect();
     let first = voters.first().map(|v| v.key.id);
     all.iter()
