@@ -5,18 +5,27 @@ use crate::sim::args::parse_ids;
 use crate::sim::{World, WorldConfig};
 
 impl Console {
-    /// `cluster controllers=101,102,103 brokers=1 combined=104 seed=7`: a new world, with the
-    /// settings `set` gave so far.
+    /// `cluster controllers=101,102,103 brokers=1 combined=104 seed=7
+    /// quorum=initial-controllers|standalone|static`: a new world, with the settings `set`
+    /// gave so far.
     pub(super) fn cluster(&mut self, call: &Call) -> Result<String, String> {
         let mut controllers = vec![101, 102, 103];
         let mut brokers = Vec::new();
         let mut combined = Vec::new();
         let mut seed = 7u64;
+        let mut quorum = crate::sim::node_config::QuorumMode::default();
         for (k, v) in key_values(call.args)? {
             match k.as_str() {
                 "controllers" => controllers = parse_ids(&v)?,
                 "brokers" => brokers = parse_ids(&v)?,
                 "combined" => combined = parse_ids(&v)?,
+                "quorum" => {
+                    quorum = crate::sim::node_config::QuorumMode::from_name(&v).ok_or_else(|| {
+                        format!(
+                            "cluster: quorum={v} is not a way to format the controllers (initial-controllers, standalone, static)"
+                        )
+                    })?
+                }
                 "seed" => {
                     seed = v
                         .parse()
@@ -24,13 +33,14 @@ impl Console {
                 }
                 other => {
                     return Err(format!(
-                        "cluster: unknown key '{other}' (controllers, brokers, combined, seed)"
+                        "cluster: unknown key '{other}' (controllers, brokers, combined, seed, quorum)"
                     ))
                 }
             }
         }
         let mut config = WorldConfig::new(seed, controllers, brokers);
         config.combined = combined;
+        config.quorum_mode = quorum;
         config.rules = self.rules;
         for (k, v) in &self.settings {
             crate::lesson::settings::apply(&mut config, k, *v);

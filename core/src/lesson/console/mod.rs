@@ -94,7 +94,8 @@ pub const MAX_STEP_EVENTS: u64 = 100_000;
 
 /// What `help` prints: every console command with what it does.
 pub const HELP: &str = "\
-cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=104: a broker+controller voter)
+cluster controllers=101,102,103 brokers=1 seed=7   start a cluster (combined=104: a broker+controller voter;
+                              quorum=initial-controllers|standalone|static: how the controllers are formatted)
 set KEY=VALUE                 a setting, before `cluster` (e.g. broker.session.timeout.ms=9000); `help set` lists them
 set rule.NAME=off|on          switch one of KRaft's rules off to see what breaks (e.g. rule.durable-vote=off)
 invariants                    every invariant by name: holds, or its first violation (event, time, nodes)
