@@ -217,3 +217,57 @@ fn with_auto_join_observing_controllers_add_themselves() {
         assert!(w.node(id).unwrap().raft.as_ref().unwrap().quorum.is_voter());
     }
 }
+
+#[test]
+fn a_static_quorum_moves_to_kraft_version_1() {
+    // controller.quorum.voters: kraft.version 0. Each voter tells the leader its directory id
+    // with UpdateRaftVoter (once per leader); then the upgrade appends KRaftVersion 1 and the
+    // voter set (LeaderState.maybeAppendUpgradedKRaftVersion), and voters can be removed.
+    let mut c = WorldConfig::new(13, vec![101, 102, 103], vec![1]);
+    c.quorum_mode = QuorumMode::Static;
+    let mut w = world_from(c);
+    let mut checker = InvariantChecker::new();
+    // Two voters' UpdateRaftVoter at once: the second is refused (one change at a time) and
+    // retried a period (2 x fetch timeout) later.
+    run_checked(&mut w, &mut checker, 16_000);
+    let leader = w.leader().unwrap().0;
+    let r = {
+        let req = remove(&w, 103);
+        call(&mut w, &mut checker, leader, req)
+    };
+    let RaftResponse::RemoveRaftVoter(r) = r else {
+        panic!("a RemoveRaftVoter answer")
+    };
+    assert_eq!(r.error, Errors::UnsupportedVersion);
+    assert_eq!(
+        r.error_message.as_deref(),
+        Some("Cluster doesn't support removing voter because the kraft.version feature is 0")
+    );
+    assert_eq!(w.upgrade_kraft_version(1, false), Ok(true));
+    run_checked(&mut w, &mut checker, 3_000);
+    let log = common::log_text(&w, leader);
+    assert!(
+        log.contains("Appended kraft.version KRAFT_VERSION_1 to the batch accumulator"),
+        "{log}"
+    );
+    assert_eq!(w.upgrade_kraft_version(1, false), Ok(false), "already 1");
+    let other = [101, 102, 103]
+        .into_iter()
+        .find(|id| *id != leader)
+        .unwrap();
+    let r = {
+        let req = remove(&w, other);
+        call(&mut w, &mut checker, leader, req)
+    };
+    assert!(
+        matches!(
+            r,
+            RaftResponse::RemoveRaftVoter(VoterChangeResponse {
+                error: Errors::None,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    assert_eq!(voters(&w).len(), 2);
+}

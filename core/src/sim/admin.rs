@@ -54,6 +54,29 @@ impl World {
         Ok(cid)
     }
 
+    /// `kafka-features upgrade --feature kraft.version=N` as the active controller carries it
+    /// out (FeatureControlManager.updateFeature -> KafkaRaftClient.upgradeKRaftVersion): on the
+    /// Raft leader, with Kafka's refusals as (exception class, message). The playground goes to
+    /// the leader directly; the UpdateFeatures RPC itself is not simulated.
+    pub fn upgrade_kraft_version(
+        &mut self,
+        version: u16,
+        validate_only: bool,
+    ) -> Result<bool, (&'static str, String)> {
+        let Some((leader, _)) = self.leader() else {
+            return Err((
+                "NotLeaderException",
+                "Upgrade kraft version failed because the replica is not the current leader".into(),
+            ));
+        };
+        let mut outcome = Ok(false);
+        self.with_raft(leader, |raft, io| {
+            outcome = raft.upgrade_kraft_version(version, validate_only, io);
+            Ok(())
+        });
+        outcome
+    }
+
     /// The admin client's Raft response to request `cid`, once it arrived.
     pub fn admin_raft_response(&self, cid: u64) -> Option<&crate::raft::messages::RaftResponse> {
         self.admin.raft_responses.get(&cid)

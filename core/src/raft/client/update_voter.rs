@@ -395,3 +395,112 @@ impl KafkaRaftClient {
         (true, self.config.request_timeout_ms)
     }
 }
+
+/// Why an upgrade of kraft.version was refused: the exception's class and message.
+pub type UpgradeError = (&'static str, String);
+
+impl KafkaRaftClient {
+    /// `upgradeKRaftVersion` (KafkaRaftClient.java:3882-3900) and
+    /// `LeaderState.maybeAppendUpgradedKRaftVersion` (LeaderState.java:456-589): on the leader,
+    /// one control batch with KRaftVersion `version` and (when the in-memory set differs from
+    /// the persisted one) the voter set every voter reported with UpdateRaftVoter. Gives
+    /// whether records were appended (false: nothing to do).
+    pub fn upgrade_kraft_version(
+        &mut self,
+        version: u16,
+        validate_only: bool,
+        io: &mut RaftIo,
+    ) -> Result<bool, UpgradeError> {
+        let persisted_version = self.partition_state.last_kraft_version();
+        let persisted_voters = self.partition_state.last_voter_set().clone();
+        let prefix = self.prefix.clone();
+        let EpochState::Leader(l) = &mut self.quorum.state else {
+            return Err((
+                "NotLeaderException",
+                "Upgrade kraft version failed because the replica is not the current leader".into(),
+            ));
+        };
+        let invalid = |m: String| ("InvalidUpdateVersionException", m);
+        if let Some(pending) = l.upgraded_kraft_version {
+            return if pending == version {
+                Ok(false)
+            } else {
+                Err(invalid(format!(
+                    "Invalid concurrent upgrade of kraft.version from version KRAFT_VERSION_{pending} to KRAFT_VERSION_{version}"
+                )))
+            };
+        }
+        if persisted_version == version {
+            return Ok(false);
+        }
+        if persisted_version > version {
+            return Err(invalid(format!(
+                "Invalid upgrade of kraft.version from version KRAFT_VERSION_{persisted_version} to KRAFT_VERSION_{version} because the new version is a downgrade"
+            )));
+        }
+        let Some(in_memory) = l.volatile_voters.clone() else {
+            return Err(invalid(format!(
+                "Invalid upgrade of kraft.version from version KRAFT_VERSION_{persisted_version} to KRAFT_VERSION_{version}"
+            )));
+        };
+        if in_memory.voter_ids() != persisted_voters.voter_ids() {
+            return Err(("IllegalStateException", format!(
+                "Unable to update kraft.version to KRAFT_VERSION_{version} due to missing voters {:?} compared to {:?}",
+                in_memory.voter_ids(),
+                persisted_voters.voter_ids()
+            )));
+        }
+        if !in_memory.supports_version(version) {
+            io.log_line(
+                Level::Info,
+                &prefix,
+                crate::raft::io::loggers::LEADER_STATE,
+                format!(
+                    "Not all voters support kraft version KRAFT_VERSION_{version}: {in_memory}"
+                ),
+            );
+            return Err(invalid(format!(
+                "Invalid upgrade of kraft.version to KRAFT_VERSION_{version} because not all of the voters support it"
+            )));
+        }
+        if in_memory
+            .voter_keys()
+            .iter()
+            .any(|k| k.directory_id.is_none())
+        {
+            return Err((
+                "IllegalStateException",
+                format!("Directory id must be known for all of the voters: {in_memory}"),
+            ));
+        }
+        if validate_only {
+            return Ok(true);
+        }
+        l.upgraded_kraft_version = Some(version);
+        let Some(acc) = self.accumulator.as_mut() else {
+            return Ok(false);
+        };
+        let mut records = vec![crate::raft::batch::Record::KRaftVersion {
+            kraft_version: version,
+        }];
+        io.log_line(
+            Level::Info,
+            &prefix,
+            crate::raft::io::loggers::LEADER_STATE,
+            format!("Appended kraft.version KRAFT_VERSION_{version} to the batch accumulator"),
+        );
+        if in_memory != persisted_voters {
+            io.log_line(
+                Level::Info,
+                &prefix,
+                crate::raft::io::loggers::LEADER_STATE,
+                format!("Appended voter set {in_memory} to the batch accumulator"),
+            );
+            records.push(crate::raft::batch::Record::KRaftVoters {
+                voters: in_memory.to_record(),
+            });
+        }
+        acc.append_control(records);
+        Ok(true)
+    }
+}
