@@ -250,7 +250,8 @@ fn sweep_rules(from: u64, count: u64, rules: crate::common::rules::Rules) -> Res
     let names: Vec<&str> = rules.off().iter().map(|r| r.name()).collect();
     let mut liveness = 0;
     for seed in from..from.saturating_add(count) {
-        let found = crate::swarm::first_violation(seed, rules, !rules.durable_vote);
+        let found =
+            crate::swarm::first_violation(seed, rules, crate::swarm::Storm::for_rules(rules));
         match found {
             (Some(v), _) => {
                 println!(

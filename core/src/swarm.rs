@@ -60,6 +60,9 @@ pub const QUIET_MS: u64 = 10_000;
 /// every 500 ms, heartbeats every 2 s.
 pub const QUIET_MAX_NODE_EVENTS: u64 = 2_000;
 
+/// The salt of the membership seeds' own generator.
+const MEMBERSHIP_SALT: u64 = 0x853D_1A6E_5EED_0853;
+
 /// Most events one seed may run; more means time stopped moving (a livelock).
 pub const MAX_EVENTS: u64 = 2_000_000;
 
@@ -69,19 +72,19 @@ pub fn run_seed(seed: u64, safety_ms: u64) -> Result<SwarmReport, String> {
         seed,
         safety_ms,
         Rules::default(),
-        false,
+        Storm::None,
         &mut InvariantChecker::new(),
     )
 }
 
 /// Run one seed with `rules` (issue 18: some switched off), checking with `checker` (its
-/// `first_violation` tells an invariant's violation from a liveness failure); `vote_storm`
-/// gives it the durable-vote rule's fault shape (see below).
+/// `first_violation` tells an invariant's violation from a liveness failure); `storm` gives
+/// it a rule's own fault shape (see [`Storm`]).
 pub fn run_seed_with(
     seed: u64,
     safety_ms: u64,
     rules: Rules,
-    vote_storm: bool,
+    storm: Storm,
     checker: &mut InvariantChecker,
 ) -> Result<SwarmReport, String> {
     let mut plan = SimRng::new(seed ^ 0x5EED_F00D_CAFE_D00D);
@@ -91,7 +94,22 @@ pub fn run_seed_with(
     // candidate's request: random faults (one every 0.2-3 s) almost never land there (none
     // in 300 seeds). The vote storm kills -9 and restarts the leader every 3 s, and every
     // voter whose vote just made a leader, over slow and uneven links (issue 18).
-    if vote_storm {
+    if storm == Storm::Membership {
+        // Five controllers from one --standalone voter, Raft alone (raw appends), a fault
+        // every 0.35-1.4 s: back-to-back voter changes, partitions, heals, a leader restarted.
+        shape.membership_storm = true;
+        shape.membership = true;
+        shape.voters = 5;
+        shape.observers = 0;
+        shape.all = (100..105).collect();
+        shape.raw_appends = true;
+        shape.fault_every_ms = 700;
+        config = WorldConfig::new(seed, shape.all.clone(), Vec::new());
+        config.rules = rules;
+        config.run_controllers = false;
+        config.quorum_mode = crate::sim::node_config::QuorumMode::Standalone;
+    }
+    if storm == Storm::Vote {
         shape.vote_storm = true;
         // Slow, uneven links: two candidates' requests cross and arrive late.
         config.network.latency_ms = 20;
@@ -147,11 +165,37 @@ pub fn run_seed_with(
 pub fn first_violation(
     seed: u64,
     rules: Rules,
-    vote_storm: bool,
+    storm: Storm,
 ) -> (Option<crate::invariants::Violation>, Option<String>) {
     let mut checker = InvariantChecker::new();
-    let result = run_seed_with(seed, 20_000, rules, vote_storm, &mut checker);
+    let result = run_seed_with(seed, 20_000, rules, storm, &mut checker);
     (checker.first_violation, result.err())
+}
+
+/// A rule's own fault shape, for a rule random faults rarely reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storm {
+    /// The seed's random faults.
+    None,
+    /// The durable-vote rule's: the leader and every voter whose vote just made a leader
+    /// killed and restarted, over slow, uneven links.
+    Vote,
+    /// The single-voter-change rule's: voter changes sent two at a time amid partitions.
+    Membership,
+}
+
+impl Storm {
+    /// The storm a sweep with `rules` needs: the durable-vote rule's when it is off, the
+    /// single-voter-change rule's when that is off, else none.
+    pub fn for_rules(rules: Rules) -> Storm {
+        if !rules.durable_vote {
+            Storm::Vote
+        } else if !rules.single_voter_change {
+            Storm::Membership
+        } else {
+            Storm::None
+        }
+    }
 }
 
 /// What a seed drew for its cluster and its faults.
@@ -171,6 +215,11 @@ struct Shape {
     /// A voter is also killed -9 and restarted right after it grants a vote (see
     /// [`run_seed_with`]).
     vote_storm: bool,
+    /// KIP-853: a third of the faults add or remove a controller through the leader
+    /// (AddRaftVoter / RemoveRaftVoter from the admin client), the leader itself included.
+    membership: bool,
+    /// The single-voter-change rule's storm (see [`Storm::Membership`]).
+    membership_storm: bool,
 }
 
 impl Shape {
@@ -202,6 +251,14 @@ impl Shape {
         } else {
             0.0
         };
+        // Membership seeds are drawn from their own generator, so that every other seed runs as
+        // it did before membership changes existed. Half of them start from one
+        // `--standalone` controller, the others from all of them.
+        let mut m = SimRng::new(seed ^ MEMBERSHIP_SALT);
+        let membership = voters >= 2 && m.chance(0.3);
+        if membership && m.chance(0.5) {
+            config.quorum_mode = crate::sim::node_config::QuorumMode::Standalone;
+        }
         let shape = Shape {
             voters,
             observers,
@@ -210,6 +267,8 @@ impl Shape {
             fault_every_ms,
             drop_rate,
             vote_storm: false,
+            membership,
+            membership_storm: false,
         };
         (config, shape)
     }
@@ -376,6 +435,37 @@ fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
         }
         return;
     }
+    if shape.membership_storm {
+        match plan.below(10) {
+            0..=3 => {
+                change_membership(world, shape, plan);
+                change_membership(world, shape, plan);
+            }
+            4..=6 => {
+                let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
+                let mut shuffled = all.clone();
+                for i in (1..shuffled.len()).rev() {
+                    let j = plan.below(i as u64 + 1) as usize;
+                    shuffled.swap(i, j);
+                }
+                let (a, b) = shuffled.split_at(cut);
+                world.heal();
+                let _ = world.partition(&[a.to_vec(), b.to_vec()]);
+            }
+            7 | 8 => world.heal(),
+            _ => {
+                if let Some((leader, _)) = world.leader() {
+                    let _ = world.kill(leader);
+                    let _ = world.restart(leader);
+                }
+            }
+        }
+        return;
+    }
+    if shape.membership && plan.below(3) == 0 {
+        change_membership(world, shape, plan);
+        return;
+    }
     let id = all[plan.below(all.len() as u64) as usize];
     match plan.below(9) {
         0 => {
@@ -419,6 +509,51 @@ fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
             world.set_drop_rate(shape.drop_rate);
         }
     }
+}
+
+/// A membership fault: a random controller added to the voters if it is not one, else removed
+/// (the leader may remove itself), sent by the admin client to the leader without waiting for
+/// the answer (a refusal, e.g. one change at a time, is part of the test).
+///
+/// The leader of a two-voter set is not removed: cut off from the other voter after appending
+/// its removal, it resigns with a longer log than the other's, which still counts it as a
+/// voter and so needs its vote, which the longer log refuses (KafkaRaftClient.handleVoteRequest
+/// grants no vote to a shorter log): a deadlock Kafka has too, an operator's risk rather than
+/// a liveness bug.
+fn change_membership(world: &mut World, shape: &Shape, plan: &mut SimRng) {
+    use crate::raft::messages::{AddRaftVoterRequest, RaftRequest, RemoveRaftVoterRequest};
+    let id = 100 + plan.below(shape.voters as u64) as i32;
+    let Some((leader, _)) = world.leader() else {
+        return;
+    };
+    let Some(node) = world.node(id) else {
+        return;
+    };
+    let key = crate::raft::replica_key::ReplicaKey {
+        id,
+        directory_id: Some(node.directory_id),
+    };
+    let port = node.controller_port;
+    let cluster_id = world.cluster_id().to_string();
+    let voters = world.voter_set();
+    if voters.contains_id(id) && id == leader && voters.len() == 2 {
+        return;
+    }
+    let request = if voters.contains_id(id) {
+        RaftRequest::RemoveRaftVoter(RemoveRaftVoterRequest {
+            cluster_id,
+            voter: key,
+        })
+    } else {
+        RaftRequest::AddRaftVoter(AddRaftVoterRequest {
+            cluster_id,
+            timeout_ms: 30_000,
+            voter: key,
+            port: Some(port),
+            ack_when_committed: true,
+        })
+    };
+    let _ = world.admin_send_raft(leader, request);
 }
 
 /// Liveness begins: heal everything, bring every process back; returns the time of the heal.

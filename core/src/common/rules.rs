@@ -69,7 +69,7 @@ pub enum Switchable {
 
 impl Rule {
     /// Every rule, in the order the article meets them.
-    pub const ALL: [Rule; 9] = [
+    pub const ALL: [Rule; 10] = [
         Rule::PreVote,
         Rule::DurableVote,
         Rule::VoteLogCheck,
@@ -79,6 +79,7 @@ impl Rule {
         Rule::SnapshotAfterReplay,
         Rule::LoaderCatchUp,
         Rule::SessionFencing,
+        Rule::SingleVoterChange,
     ];
 
     /// Its name in `set rule.<name>=off` (kebab-case).

@@ -49,6 +49,9 @@ texts! {
             | "the loader publishes no image before it catches up",
         /// `session-fencing`.
         session_fencing: "세션이 끝난 브로커는 펜스된다" | "a broker whose session expired is fenced",
+        /// `single-voter-change`.
+        single_voter_change: "투표자 변경은 앞 변경이 커밋된 뒤에 하나씩"
+            | "one voter change at a time, after the last one commits",
     }
 }
 
@@ -65,6 +68,7 @@ impl RulesText {
             "snapshot-after-replay" => self.snapshot_after_replay,
             "loader-catch-up" => self.loader_catch_up,
             "session-fencing" => self.session_fencing,
+            "single-voter-change" => self.single_voter_change,
             _ => "",
         }
     }

@@ -105,7 +105,9 @@ impl KafkaRaftClient {
         let EpochState::Leader(l) = &self.quorum.state else {
             return Err(change(Errors::NotLeaderOrFollower, None));
         };
-        if l.change_voter.has_pending_operation() {
+        // RULE single-voter-change (isOperationPending): off, a change replaces the pending one
+        // (which is answered UNKNOWN_SERVER_ERROR; its VotersRecord stays in the log).
+        if l.change_voter.has_pending_operation() && io.rules.single_voter_change {
             return Err(change(
                 Errors::RequestTimedOut,
                 Some(
