@@ -26,11 +26,8 @@ fn expected(rule: Rule) -> &'static [Invariant] {
         Rule::RevertOnRenounce | Rule::SnapshotAfterReplay => &[ControllerStateIsCommittedReplay],
         Rule::LoaderCatchUp => &[BrokerImageNeverGoesBack],
         Rule::SessionFencing => &[SessionExpiredBrokerFenced],
-        Rule::SingleVoterChange => &[
-            SingleLeader,
-            CommittedDataNeverLost,
-            ConsistentCommittedData,
-        ],
+        // Two changes pending: the old set's majority and the new set's may be disjoint.
+        Rule::SingleVoterChange => &[SingleLeader],
     }
 }
 
@@ -75,9 +72,11 @@ fn the_vote_storm_breaks_nothing_with_every_rule_on() {
 
 #[test]
 fn the_membership_storm_breaks_nothing_with_every_rule_on() {
-    // Voter changes two at a time amid partitions, with one change at a time enforced
-    // (AddVoterHandler/RemoveVoterHandler): safe, and live after the heal.
-    for seed in 0..60 {
+    // Voter changes two at a time amid partitions, the cluster cut along the voter sets
+    // whenever a change is half-way, with one change at a time enforced
+    // (AddVoterHandler/RemoveVoterHandler): safe, and live after the heal (400 seeds checked
+    // when the storm was written; 200 here to keep the test short).
+    for seed in 0..200 {
         let (v, err) = first_violation(seed, Rules::default(), Storm::Membership);
         assert_eq!(v, None, "seed {seed}");
         assert_eq!(err, None, "seed {seed}");

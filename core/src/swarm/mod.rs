@@ -15,6 +15,8 @@ use crate::metadata::MetadataRecord;
 use crate::raft::batch::Record;
 use crate::sim::{World, WorldConfig};
 
+mod membership;
+
 /// What one seed ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SwarmReport {
@@ -95,8 +97,9 @@ pub fn run_seed_with(
     // in 300 seeds). The vote storm kills -9 and restarts the leader every 3 s, and every
     // voter whose vote just made a leader, over slow and uneven links (issue 18).
     if storm == Storm::Membership {
-        // Five controllers from one --standalone voter, Raft alone (raw appends), a fault
-        // every 0.35-1.4 s: back-to-back voter changes, partitions, heals, a leader restarted.
+        // Five voters, Raft alone (raw appends), a fault every 0.35-1.4 s: back-to-back voter
+        // changes, partitions, heals, a leader restarted; and the split-by-voter-set nemesis
+        // (membership::split_by_voter_set) whenever a change is half-way.
         shape.membership_storm = true;
         shape.membership = true;
         shape.voters = 5;
@@ -107,7 +110,7 @@ pub fn run_seed_with(
         config = WorldConfig::new(seed, shape.all.clone(), Vec::new());
         config.rules = rules;
         config.run_controllers = false;
-        config.quorum_mode = crate::sim::node_config::QuorumMode::Standalone;
+        config.quorum_mode = crate::sim::node_config::QuorumMode::InitialControllers;
     }
     if storm == Storm::Vote {
         shape.vote_storm = true;
@@ -297,6 +300,7 @@ fn safety_phase(
 ) -> Result<u64, String> {
     let mut faults = 0;
     let mut granted = std::collections::BTreeSet::new();
+    let mut split = std::collections::BTreeSet::new();
     let mut next_fault = shape.fault_every_ms;
     let mut work = Workload {
         next_append: 100,
@@ -310,6 +314,9 @@ fn safety_phase(
         }
         if shape.vote_storm {
             kill_after_grant(world, shape, &mut granted);
+        }
+        if shape.membership_storm {
+            membership::split_by_voter_set(world, &mut split);
         }
         if !shape.raw_appends && shape.observers > 0 {
             create_topics(world, shape, &mut work);
@@ -436,34 +443,11 @@ fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
         return;
     }
     if shape.membership_storm {
-        match plan.below(10) {
-            0..=3 => {
-                change_membership(world, shape, plan);
-                change_membership(world, shape, plan);
-            }
-            4..=6 => {
-                let cut = plan.range_inclusive(1, all.len() as u64 - 1) as usize;
-                let mut shuffled = all.clone();
-                for i in (1..shuffled.len()).rev() {
-                    let j = plan.below(i as u64 + 1) as usize;
-                    shuffled.swap(i, j);
-                }
-                let (a, b) = shuffled.split_at(cut);
-                world.heal();
-                let _ = world.partition(&[a.to_vec(), b.to_vec()]);
-            }
-            7 | 8 => world.heal(),
-            _ => {
-                if let Some((leader, _)) = world.leader() {
-                    let _ = world.kill(leader);
-                    let _ = world.restart(leader);
-                }
-            }
-        }
+        membership::storm_fault(world, shape, plan);
         return;
     }
     if shape.membership && plan.below(3) == 0 {
-        change_membership(world, shape, plan);
+        membership::change_membership(world, shape, plan);
         return;
     }
     let id = all[plan.below(all.len() as u64) as usize];
@@ -509,51 +493,6 @@ fn inject_fault(world: &mut World, shape: &Shape, plan: &mut SimRng) {
             world.set_drop_rate(shape.drop_rate);
         }
     }
-}
-
-/// A membership fault: a random controller added to the voters if it is not one, else removed
-/// (the leader may remove itself), sent by the admin client to the leader without waiting for
-/// the answer (a refusal, e.g. one change at a time, is part of the test).
-///
-/// The leader of a two-voter set is not removed: cut off from the other voter after appending
-/// its removal, it resigns with a longer log than the other's, which still counts it as a
-/// voter and so needs its vote, which the longer log refuses (KafkaRaftClient.handleVoteRequest
-/// grants no vote to a shorter log): a deadlock Kafka has too, an operator's risk rather than
-/// a liveness bug.
-fn change_membership(world: &mut World, shape: &Shape, plan: &mut SimRng) {
-    use crate::raft::messages::{AddRaftVoterRequest, RaftRequest, RemoveRaftVoterRequest};
-    let id = 100 + plan.below(shape.voters as u64) as i32;
-    let Some((leader, _)) = world.leader() else {
-        return;
-    };
-    let Some(node) = world.node(id) else {
-        return;
-    };
-    let key = crate::raft::replica_key::ReplicaKey {
-        id,
-        directory_id: Some(node.directory_id),
-    };
-    let port = node.controller_port;
-    let cluster_id = world.cluster_id().to_string();
-    let voters = world.voter_set();
-    if voters.contains_id(id) && id == leader && voters.len() == 2 {
-        return;
-    }
-    let request = if voters.contains_id(id) {
-        RaftRequest::RemoveRaftVoter(RemoveRaftVoterRequest {
-            cluster_id,
-            voter: key,
-        })
-    } else {
-        RaftRequest::AddRaftVoter(AddRaftVoterRequest {
-            cluster_id,
-            timeout_ms: 30_000,
-            voter: key,
-            port: Some(port),
-            ack_when_committed: true,
-        })
-    };
-    let _ = world.admin_send_raft(leader, request);
 }
 
 /// Liveness begins: heal everything, bring every process back; returns the time of the heal.
