@@ -1,6 +1,7 @@
 //! `kafka-metadata-quorum.sh` (Kafka's `MetadataQuorumCommand`): `describe --status` and
 //! `describe --replication [--human-readable]`, answered from the Raft leader's `LeaderState`
-//! as Kafka's DescribeQuorum does.
+//! and its voter set in force (the endpoints) as Kafka's DescribeQuorum does; `add-controller`
+//! and `remove-controller` are in [`super::quorum_change`].
 
 use super::{AdminFailure, ToolError, ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION};
 use crate::common::clock::to_epoch_ms;
