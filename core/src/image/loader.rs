@@ -57,6 +57,10 @@ pub struct MetadataLoader {
     /// The `loader-catch-up` rule switched off (issue 18): publish at once, however far
     /// behind the high watermark.
     pub skip_catch_up: bool,
+    /// The offset of the last image published with a change to the features: the
+    /// `finalizedFeaturesEpoch` a controller's FeaturesPublisher keeps (FeaturesPublisher.java:
+    /// 56-72), which ApiVersions answers `kafka-features describe` with. None before one.
+    pub finalized_features_offset: Option<i64>,
 }
 
 impl MetadataLoader {
@@ -149,13 +153,17 @@ impl MetadataLoader {
         self.publish_count += 1;
         self.first_published_offset
             .get_or_insert(image.provenance.offset);
+        let changed = delta.changed_areas();
+        if changed.contains(&"features") {
+            self.finalized_features_offset = Some(image.provenance.offset);
+        }
         let publication = Publication {
             manifest: self
                 .pending_manifest
                 .take()
                 .unwrap_or(ManifestType::LogDelta),
             bytes: std::mem::take(&mut self.pending_bytes),
-            changed: delta.changed_areas(),
+            changed,
             records: delta.records,
             image: image.clone(),
         };

@@ -35,6 +35,7 @@ impl World {
     /// says, then the bootstrap feature levels. Returns the directory id it gave the node.
     pub(super) fn format(&mut self, id: i32, bootstrap: &Bootstrap) {
         let cluster_id = self.cluster_id;
+        let now_ms = self.now_ms;
         let segment_bytes = self.config.quorum.metadata_log.segment_bytes;
         let Some(n) = self.nodes.get_mut(&id) else {
             return;
@@ -43,7 +44,7 @@ impl World {
             "meta.properties",
             format!(
                 "#\n#{}\ncluster.id={cluster_id}\ndirectory.id={}\nnode.id={id}\nversion=1\n",
-                crate::common::clock::iso_utc(0),
+                crate::common::clock::iso_utc(now_ms),
                 n.directory_id
             ),
         );
@@ -153,7 +154,9 @@ impl World {
     }
 
     /// `kafka-storage format` of node `id` as `bootstrap` says (the tool checks its options and
-    /// prints its lines): meta.properties and the bootstrap checkpoint.
+    /// prints its lines): meta.properties and the bootstrap checkpoint. A node listed in
+    /// `--initial-controllers` takes the directory id the list gives it (Formatter.java:438-439,
+    /// a `dynamic metadata voter directory`).
     pub fn format_node(&mut self, id: i32, bootstrap: &Bootstrap) -> Result<(), SimError> {
         let n = self.node_mut(id)?;
         if n.formatted {
@@ -161,7 +164,23 @@ impl World {
                 "node {id} is already formatted"
             )));
         }
+        if let Bootstrap::InitialControllers(voters) = bootstrap {
+            if let Some(dir) = voters
+                .iter()
+                .find(|v| v.key.id == id)
+                .and_then(|v| v.key.directory_id)
+            {
+                n.directory_id = dir;
+            }
+        }
         self.format(id, bootstrap);
         Ok(())
+    }
+
+    /// `kafka-storage random-uuid`: a new id drawn from the world's one RNG (`Uuid.randomUuid`,
+    /// which re-draws the reserved ids and those starting with `-`), so a run stays
+    /// reproducible from its seed.
+    pub fn random_uuid(&mut self) -> Uuid {
+        Uuid::random(&mut self.rng)
     }
 }

@@ -1,18 +1,21 @@
 //! `kafka-metadata-quorum.sh` (Kafka's `MetadataQuorumCommand`): `describe --status` and
 //! `describe --replication [--human-readable]`, answered from the Raft leader's `LeaderState`
-//! as Kafka's DescribeQuorum does.
+//! and its voter set in force (the endpoints) as Kafka's DescribeQuorum does; `add-controller`
+//! and `remove-controller` are in [`super::quorum_change`].
 
 use super::{AdminFailure, ToolError, ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION};
 use crate::common::clock::to_epoch_ms;
 use crate::common::java::{java_hash_map_capacity, java_hash_map_order};
 use crate::common::uuid::Uuid;
 use crate::raft::state::EpochState;
-use crate::sim::node::{ProcessState, Roles};
+use crate::sim::node::ProcessState;
 use crate::sim::World;
 
 const PROG: &str = "kafka-metadata-quorum";
 
-const MAIN_USAGE: &str = "usage: kafka-metadata-quorum [-h] [--command-config COMMAND_CONFIG]
+/// The top-level usage argparse4j prints with an argument error.
+pub(crate) const MAIN_USAGE: &str =
+    "usage: kafka-metadata-quorum [-h] [--command-config COMMAND_CONFIG]
                              (--bootstrap-server BOOTSTRAP_SERVER |
                              --bootstrap-controller BOOTSTRAP_CONTROLLER)
                              {describe,add-controller,remove-controller} ...
@@ -65,13 +68,9 @@ pub fn quorum_info(world: &World) -> Option<QuorumInfo> {
         return None;
     };
     let now = to_epoch_ms(world.now_ms());
-    let port_of = |id: i32| {
-        world
-            .voters()
-            .iter()
-            .find(|v| v.key.id == id)
-            .map(|v| v.port)
-    };
+    // The endpoints come from the leader's voter set in force (KIP-853: it changes).
+    let voter_set = node.raft.as_ref()?.partition_state().last_voter_set();
+    let port_of = |id: i32| voter_set.node(id).map(|v| v.port);
     let voters: Vec<ReplicaInfo> = l
         .voter_states
         .values()
@@ -135,32 +134,6 @@ fn argparse_error(usage: &str, prog: &str, message: &str) -> ToolError {
     ToolError::new(format!("{usage}{prog}: error: {message}\n"))
 }
 
-/// A `host:port` list given to `--bootstrap-server` / `--bootstrap-controller`: whether some
-/// running node listens on one of its ports.
-fn bootstrap_reachable(world: &World, list: &str, controller: bool) -> bool {
-    list.split(',').any(|hp| {
-        let Some(port) = hp
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse::<u16>().ok())
-        else {
-            return false;
-        };
-        world.nodes().any(|n| {
-            n.process == ProcessState::Running
-                && if controller {
-                    world
-                        .voters()
-                        .iter()
-                        .any(|v| v.key.id == n.id && v.port == port)
-                } else {
-                    n.roles != Roles::Controller && n.broker_port == port
-                }
-        })
-    })
-}
-
 /// Match a long option the way argparse4j does: exact, or an unambiguous prefix.
 fn match_flag<'a>(arg: &str, flags: &[&'a str]) -> Option<&'a str> {
     let name = arg.split('=').next().unwrap_or(arg);
@@ -191,6 +164,7 @@ enum Parsed<T> {
 struct MainArgs<'a> {
     bootstrap_server: Option<String>,
     bootstrap_controller: Option<String>,
+    command_config: Option<String>,
     command: Option<&'a str>,
     rest: usize,
 }
@@ -210,11 +184,26 @@ pub fn run(world: &mut World, args: &[String]) -> Result<String, ToolError> {
         Parsed::Args(main) => main,
     };
     let (list, controller) = bootstrap(&main)?;
-    check_command(main.command)?;
-    let describe = match parse_describe_args(&args[main.rest..])? {
+    let sub = &args[main.rest..];
+    let config = main.command_config.as_deref();
+    let target = super::quorum_change::Bootstrap {
+        list: list.clone(),
+        controller,
+    };
+    match check_command(main.command)? {
+        "add-controller" => {
+            return super::quorum_change::add_controller(world, &target, config, sub)
+        }
+        "remove-controller" => {
+            return super::quorum_change::remove_controller(world, &target, config, sub)
+        }
+        _ => {}
+    }
+    let describe = match parse_describe_args(sub)? {
         Parsed::Help(text) => return Ok(text),
         Parsed::Args(describe) => describe,
     };
+    super::quorum_change::command_config(world, config)?;
     let info = wait_for_quorum_info(world, &list, controller)?;
     if describe.status {
         Ok(status_text(world, &info))
@@ -280,8 +269,7 @@ fn option_value(args: &[String], i: &mut usize, a: &str, flag: &str) -> Result<S
 }
 
 impl MainArgs<'_> {
-    /// Record a top-level option; the two bootstrap options are mutually exclusive, and
-    /// `--command-config` names a file the playground does not have.
+    /// Record a top-level option; the two bootstrap options are mutually exclusive.
     fn set_option(&mut self, flag: &str, value: String) -> Result<(), ToolError> {
         match flag {
             "--bootstrap-server" => {
@@ -304,11 +292,7 @@ impl MainArgs<'_> {
                 }
                 self.bootstrap_controller = Some(value)
             }
-            _ => {
-                return Err(ToolError::new(format!(
-                    "Properties file {value} does not exist."
-                )))
-            }
+            _ => self.command_config = Some(value),
         }
         Ok(())
     }
@@ -327,16 +311,13 @@ fn bootstrap(main: &MainArgs) -> Result<(String, bool), ToolError> {
     }
 }
 
-/// The subcommand is `describe` (the others change the quorum, which is static here).
-fn check_command(command: Option<&str>) -> Result<(), ToolError> {
+/// The subcommand: `describe`, `add-controller` or `remove-controller`.
+fn check_command(command: Option<&str>) -> Result<&str, ToolError> {
     let Some(command) = command else {
         return Err(argparse_error(MAIN_USAGE, PROG, "too few arguments"));
     };
     match command {
-        "describe" => Ok(()),
-        "add-controller" | "remove-controller" => Err(ToolError::new(format!(
-            "{command} is not supported by the KRaft Playground (its quorum is static)."
-        ))),
+        "describe" | "add-controller" | "remove-controller" => Ok(command),
         other => Err(argparse_error(
             MAIN_USAGE,
             PROG,
@@ -396,8 +377,9 @@ fn wait_for_quorum_info(
     bootstrap: &str,
     controller: bool,
 ) -> Result<QuorumInfo, ToolError> {
-    let answerable =
-        |w: &World| bootstrap_reachable(w, bootstrap, controller) && quorum_info(w).is_some();
+    let answerable = |w: &World| {
+        super::bootstrap_reachable(w, bootstrap, controller) && quorum_info(w).is_some()
+    };
     if !answerable(world) {
         world.run_until(ADMIN_TIMEOUT_MS, answerable);
     }
@@ -549,6 +531,14 @@ pub fn replication_text(world: &World, info: &QuorumInfo, human_readable: bool) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_usage_argparse_lays_out_is_the_pinned_one() {
+        assert_eq!(
+            crate::tools::argparse::usage(&super::super::quorum_change::MAIN),
+            MAIN_USAGE
+        );
+    }
 
     #[test]
     fn tables_pad_every_cell_and_end_with_a_tab() {

@@ -3,6 +3,14 @@
 //!
 //! - `kafka-metadata-quorum.sh --bootstrap-server localhost:9092 describe --status` and
 //!   `describe --replication [--human-readable]` ([`metadata_quorum`]),
+//! - `kafka-metadata-quorum.sh --bootstrap-controller localhost:9093 --command-config
+//!   104/controller.properties add-controller` and `remove-controller --controller-id N
+//!   --controller-directory-id D` ([`quorum_change`]),
+//! - `kafka-storage.sh format --cluster-id ID --config 104/controller.properties
+//!   [--standalone | --initial-controllers ... | --no-initial-controllers]` and `random-uuid`
+//!   ([`storage`]),
+//! - `kafka-features.sh --bootstrap-controller localhost:9093 describe | upgrade --feature
+//!   kraft.version=1` ([`features`]),
 //! - `kafka-topics.sh --bootstrap-server localhost:9092 --create|--describe|--delete|--list`
 //!   ([`topics`]),
 //! - `kafka-configs.sh --bootstrap-server localhost:9092 --alter|--describe --entity-type topics
@@ -25,18 +33,27 @@
 //! assert!(out.starts_with("ClusterId:              "));
 //! ```
 
+pub mod argparse;
 pub mod configs;
 pub mod dump_log;
+pub mod feature_levels;
+pub mod feature_update;
+pub mod features;
 pub mod grep;
+pub mod java_uuid;
 pub mod jopt;
 pub mod metadata_quorum;
 pub mod metadata_shell;
+pub mod properties;
+pub mod quorum_change;
 pub mod record_batch;
 pub mod shell;
+pub mod storage;
 pub mod topics;
 
 use crate::common::clock::{log4j_timestamp, to_epoch_ms};
 use crate::common::message::controller::{ApiError, ControllerRequest, ControllerResponse};
+use crate::sim::node::{ProcessState, Roles};
 use crate::sim::World;
 use std::fmt;
 
@@ -99,6 +116,8 @@ pub const ADMIN_RETRY_BACKOFF_MS: u64 = 100;
 /// The tool names [`run`] knows.
 pub const COMMANDS: &[&str] = &[
     "kafka-metadata-quorum.sh",
+    "kafka-storage.sh",
+    "kafka-features.sh",
     "kafka-topics.sh",
     "kafka-configs.sh",
     "kafka-dump-log.sh",
@@ -122,6 +141,8 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
     let name = name.strip_suffix(".sh").unwrap_or(name);
     match name {
         "kafka-metadata-quorum" => metadata_quorum::run(world, args),
+        "kafka-storage" => storage::run(world, args),
+        "kafka-features" => features::run(world, args),
         "kafka-topics" => topics::run(world, args),
         "kafka-configs" => configs::run(world, args),
         "kafka-dump-log" => dump_log::run(world, args),
@@ -212,6 +233,24 @@ pub(crate) enum AdminFailure {
 }
 
 impl AdminFailure {
+    /// A call that sent `tries` requests and gave up now: the next try would have been allowed
+    /// after `backoff_ms`.
+    pub(crate) fn timed_out(
+        call: &'static str,
+        deadline_ms: u64,
+        tries: u32,
+        world: &World,
+        backoff_ms: u64,
+    ) -> AdminFailure {
+        AdminFailure::TimedOut {
+            call,
+            deadline_ms,
+            tries,
+            next_allowed_ms: world.now_ms() + backoff_ms,
+            now_ms: world.now_ms(),
+        }
+    }
+
     /// The TimeoutException's message.
     pub(crate) fn message(&self) -> String {
         match self {
@@ -277,13 +316,7 @@ pub(crate) fn admin_call(
             return Err(if tries == 0 {
                 AdminFailure::NoNode { call }
             } else {
-                AdminFailure::TimedOut {
-                    call,
-                    deadline_ms: deadline,
-                    tries,
-                    next_allowed_ms: world.now_ms(),
-                    now_ms: world.now_ms(),
-                }
+                AdminFailure::timed_out(call, deadline, tries, world, 0)
             });
         };
         let Ok(cid) = world.admin_send(target, request.clone()) else {
@@ -293,29 +326,53 @@ pub(crate) fn admin_call(
         let left = deadline.saturating_sub(world.now_ms());
         world.run_until(left, |w| w.admin_response(cid).is_some());
         let Some(resp) = world.admin_response(cid).cloned() else {
-            return Err(AdminFailure::TimedOut {
+            return Err(AdminFailure::timed_out(
                 call,
-                deadline_ms: deadline,
+                deadline,
                 tries,
-                next_allowed_ms: world.now_ms() + ADMIN_RETRY_BACKOFF_MS,
-                now_ms: world.now_ms(),
-            });
+                world,
+                ADMIN_RETRY_BACKOFF_MS,
+            ));
         };
         if !is_retriable(&resp) {
             return Ok(resp);
         }
         if world.now_ms() + ADMIN_RETRY_BACKOFF_MS >= deadline {
             world.run_for(deadline.saturating_sub(world.now_ms()));
-            return Err(AdminFailure::TimedOut {
+            return Err(AdminFailure::timed_out(
                 call,
-                deadline_ms: deadline,
+                deadline,
                 tries,
-                next_allowed_ms: world.now_ms() + ADMIN_RETRY_BACKOFF_MS,
-                now_ms: world.now_ms(),
-            });
+                world,
+                ADMIN_RETRY_BACKOFF_MS,
+            ));
         }
         world.run_for(ADMIN_RETRY_BACKOFF_MS);
     }
+}
+
+/// A `host:port` list given to `--bootstrap-server` / `--bootstrap-controller`: whether some
+/// running node listens on one of its ports (a controller on its CONTROLLER port, a broker on
+/// its PLAINTEXT port).
+pub(crate) fn bootstrap_reachable(world: &World, list: &str, controller: bool) -> bool {
+    list.split(',').any(|hp| {
+        let Some(port) = hp
+            .trim()
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse::<u16>().ok())
+        else {
+            return false;
+        };
+        world.nodes().any(|n| {
+            n.process == ProcessState::Running
+                && if controller {
+                    n.roles.has_controller() && n.controller_port == port
+                } else {
+                    n.roles != Roles::Controller && n.broker_port == port
+                }
+        })
+    })
 }
 
 /// log4j's ERROR line of a tool (`[time] ERROR <text> (<logger>)`) at the world's time.

@@ -32,8 +32,15 @@ fn log_text(node: &Node, file: &str) -> String {
 fn resolve(world: &World, arg: &str) -> Option<Entry> {
     let (id, rel) = split_node_path(arg)?;
     let node = world.node(id)?;
+    // A machine not formatted yet (`add-node`) has only its properties file.
+    if !node.formatted && (rel == METADATA_DIR || rel.starts_with(&format!("{METADATA_DIR}/"))) {
+        return None;
+    }
     if rel.is_empty() {
         let mut names = node.disk.list("");
+        if !node.formatted {
+            names.retain(|n| n != METADATA_DIR);
+        }
         names.extend(LOG_FILES.iter().map(|s| s.to_string()));
         names.sort();
         names.dedup();

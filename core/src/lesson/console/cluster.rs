@@ -1,4 +1,4 @@
-//! The commands that build the cluster: `cluster`, `set` and `add-broker`.
+//! The commands that build the cluster: `cluster`, `set`, `add-broker` and `add-node`.
 
 use super::{key_values, Call, Console};
 use crate::sim::args::parse_ids;
@@ -123,5 +123,49 @@ impl Console {
             .add_broker(id)
             .map_err(|e| format!("add-broker: {e}"))?;
         Ok(String::new())
+    }
+}
+
+impl Console {
+    /// `add-node N controller|broker|combined`: a new machine joins the cluster's network with
+    /// its properties file written ([`crate::sim::World::provision_node`]), neither formatted
+    /// nor started: `kafka-storage.sh format --config N/controller.properties ...`, then
+    /// `start N`. Prints the file's path.
+    pub(super) fn add_node(&mut self, call: &Call) -> Result<String, String> {
+        use crate::sim::node::Roles;
+        let usage = "usage: add-node NODE controller|broker|combined (a new machine: its properties file, not formatted, not started)";
+        let [raw, role] = call.args else {
+            return Err(usage.into());
+        };
+        let id: i32 = raw.parse().map_err(|_| {
+            format!("add-node: '{raw}' is not a node id (a whole number from 0 to 2147483647)")
+        })?;
+        if id < 0 {
+            return Err(format!("add-node: node id {id} must not be negative"));
+        }
+        let roles = match role.as_str() {
+            "controller" => Roles::Controller,
+            "broker" => Roles::Broker,
+            "combined" | "broker,controller" => Roles::Combined,
+            other => {
+                return Err(format!(
+                    "add-node: '{other}' is not a role (controller, broker, combined)"
+                ))
+            }
+        };
+        let w = self.world()?;
+        let controllers = w.nodes().filter(|n| n.roles.has_controller()).count();
+        if roles.has_controller() && controllers >= crate::sim::world::MAX_VOTERS {
+            return Err(format!(
+                "add-node: at most {} controllers are supported",
+                crate::sim::world::MAX_VOTERS
+            ));
+        }
+        w.provision_node(id, roles)
+            .map_err(|e| format!("add-node: {e}"))?;
+        Ok(format!(
+            "{id}/{}",
+            crate::sim::node_config::properties_file(roles)
+        ))
     }
 }

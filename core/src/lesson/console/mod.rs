@@ -6,7 +6,7 @@
 //! state, [`Console::exec`] and [`Console::begin`] and a table from command name to handler; each
 //! family of commands has its own file:
 //!
-//! - `cluster.rs`: `cluster`, `set`, `add-broker`
+//! - `cluster.rs`: `cluster`, `set`, `add-broker`, `add-node`
 //! - `faults.rs`: `kill`, `start`, `slow`, `partition`, `heal`, `drop`
 //! - `time.rs`: `step`, `tick`, `sleep`, `run`
 //! - `inspect.rs`: `status`, `invariants`, `mark`, `transitions`, `records`, `record-types`, `controller`,
@@ -106,6 +106,11 @@ run until=leader [timeout=10s]   also leader-changed, leader=N, epoch=N, active-
 kill -9|-STOP|-CONT|-TERM N   kill, freeze, thaw or stop a node cleanly
 start N                       start a killed node again
 add-broker N                  a new, empty broker
+add-node N controller|broker|combined   a new machine: N/controller.properties, not formatted or started
+kafka-storage.sh format --cluster-id ID --config N/controller.properties --standalone|--initial-controllers ..|--no-initial-controllers
+kafka-metadata-quorum.sh --bootstrap-controller localhost:9093 --command-config N/controller.properties add-controller
+kafka-metadata-quorum.sh ... remove-controller --controller-id N --controller-directory-id D
+kafka-features.sh --bootstrap-controller localhost:9093 describe | upgrade --feature kraft.version=1
 slow N 3s                     the node's event loop stalls for a while
 partition 101 | 102,103       cut the network into groups (adds to earlier cuts); `heal` mends all
 drop from=N to=N kind=FetchRequest | drop rate=0.1   lose messages
@@ -114,7 +119,8 @@ mark NAME / transitions N [after=NAME]   a node's Raft transitions since a mark
 records N [since=NAME] / record-types N / controller N   the metadata log and the controller
 expect leader=102 epoch=2 state(103)=Follower fenced(1)=no   check facts
 timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (example 3)
-kafka-metadata-quorum.sh, kafka-topics.sh, kafka-configs.sh, kafka-dump-log.sh, kafka-metadata-shell.sh
+kafka-metadata-quorum.sh, kafka-storage.sh, kafka-features.sh, kafka-topics.sh, kafka-configs.sh,
+kafka-dump-log.sh, kafka-metadata-shell.sh
 ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state
 help                          this list";
 
@@ -324,6 +330,7 @@ const COMMANDS: &[(&str, Handler)] = &[
     ("kill", Console::kill),
     ("start", Console::start),
     ("add-broker", Console::add_broker),
+    ("add-node", Console::add_node),
     ("slow", Console::slow),
     ("partition", Console::partition),
     ("heal", Console::heal),

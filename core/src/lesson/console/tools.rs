@@ -13,7 +13,7 @@ impl Console {
             .any(|c| *c == name || c.strip_suffix(".sh") == Some(name));
         if !known {
             return Err(format!(
-                "unknown command '{cmd}' (`help` lists them; console commands: cluster, set, step, tick, sleep, run, kill, start, add-broker, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
+                "unknown command '{cmd}' (`help` lists them; console commands: cluster, set, step, tick, sleep, run, kill, start, add-broker, add-node, slow, partition, heal, drop, status, mark, transitions, expect, timeline; tools: {})",
                 crate::tools::COMMANDS.join(", ")
             ));
         }
