@@ -68,49 +68,67 @@ impl InvariantChecker {
     /// Check every invariant against `world`; an error names the first broken one, with the
     /// event count, the time and the nodes involved.
     pub fn check(&mut self, world: &World) -> Result<(), Violation> {
-        self.check_all(world).map_err(|b| {
-            let v = Violation::at(b, world.events_run(), world.now_ms());
-            self.first_violation.get_or_insert_with(|| v.clone());
-            v
-        })
+        match self.check_each(world).into_iter().next() {
+            Some(v) => Err(v),
+            None => Ok(()),
+        }
     }
 
-    fn check_all(&mut self, world: &World) -> Result<(), Broken> {
+    /// Check every invariant against `world`: every one broken now, in the order they are
+    /// checked (a node's epoch and leadership, its high watermark, then the rules', the
+    /// snapshots', the images' and the controllers' checks). One broken invariant does not
+    /// hide another: two leaders in one epoch still let the committed entries be checked.
+    pub fn check_each(&mut self, world: &World) -> Vec<Violation> {
+        let found: Vec<Violation> = self
+            .check_all(world)
+            .into_iter()
+            .map(|b| Violation::at(b, world.events_run(), world.now_ms()))
+            .collect();
+        if let Some(v) = found.first() {
+            self.first_violation.get_or_insert_with(|| v.clone());
+        }
+        found
+    }
+
+    fn check_all(&mut self, world: &World) -> Vec<Broken> {
         if let Some(f) = world.fatal_faults().first() {
             let which = if f.contains("but we are the active controller") {
                 Invariant::LeaderNeverLoadSnapshot
             } else {
                 Invariant::NoFatalFault
             };
-            return Err(broken(which, &[], format!("fatal fault: {f}")));
+            return vec![broken(which, &[], format!("fatal fault: {f}"))];
         }
+        let mut found = Vec::new();
         // The voter set changes (KIP-853): each node is judged by the set it has in force.
         let voters: Vec<i32> = world.voter_set().voter_ids();
         for node in world.nodes() {
-            self.check_raft_node(world, node)?;
+            self.check_raft_node(world, node, &mut found);
         }
-        self.rules.check(world, &voters)?;
-        self.check_snapshots(world)?;
-        check_fenced_leaders(world)?;
+        found.extend(self.rules.check(world, &voters).err());
+        found.extend(self.check_snapshots(world).err());
+        found.extend(check_fenced_leaders(world).err());
         // Both replays skip a node whose image or state is unchanged since it last matched.
-        self.check_images(world)?;
-        self.check_controllers(world)?;
-        Ok(())
+        found.extend(self.check_images(world).err());
+        found.extend(self.check_controllers(world).err());
+        found
     }
 
     /// The Raft invariants of one running node: its epoch and leadership, then its high
     /// watermark.
-    fn check_raft_node(&mut self, world: &World, node: &Node) -> Result<(), Broken> {
+    fn check_raft_node(&mut self, world: &World, node: &Node, found: &mut Vec<Broken>) {
         let Some(raft) = &node.raft else {
-            return Ok(());
+            return;
         };
-        self.check_epoch_and_leadership(node, raft)?;
+        self.check_epoch_and_leadership(node, raft, found);
         // The high watermark is monotonic within a process lifetime.
         if let Some(hw) = raft.high_watermark() {
             let voters = raft.quorum.voter_ids();
-            self.check_high_watermark(world, node, raft, hw, &voters)?;
+            found.extend(
+                self.check_high_watermark(world, node, raft, hw, &voters)
+                    .err(),
+            );
         }
-        Ok(())
     }
 
     /// Epochs never go backwards, in memory or on disk; at most one leader per epoch; a
@@ -119,30 +137,31 @@ impl InvariantChecker {
         &mut self,
         node: &Node,
         raft: &KafkaRaftClient,
-    ) -> Result<(), Broken> {
+        found: &mut Vec<Broken>,
+    ) {
         let epoch = raft.quorum.epoch();
         let last = self.epoch_by_node.insert(node.id, epoch).unwrap_or(0);
         if epoch < last {
-            return Err(broken(
+            found.push(broken(
                 Invariant::MonotonicEpoch,
                 &[node.id],
                 format!("node {} epoch went back from {last} to {epoch}", node.id),
             ));
+            return;
         }
         // At most one leader per epoch.
         if raft.state().name() == "Leader" {
             if let Some(other) = self.leaders_by_epoch.insert(epoch, node.id) {
                 if other != node.id {
-                    return Err(broken(
+                    found.push(broken(
                         Invariant::SingleLeader,
                         &[other, node.id],
                         format!("two leaders in epoch {epoch}: {other} and {}", node.id),
                     ));
                 }
             }
-            self.check_leader_holds_committed(node, epoch)?;
+            found.extend(self.check_leader_holds_committed(node, epoch).err());
         }
-        Ok(())
     }
 
     /// A leader of an epoch at or after the newest committed entry's epoch holds every
@@ -408,7 +427,8 @@ impl InvariantChecker {
                     Invariant::BrokerImageMatchesController,
                     &[node.id],
                     format!(
-                        "broker {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
+                        "{} {} MetadataImage at offset {at} differs from the controller state at that offset:\nimage:\n{}\nreplayed:\n{replayed}",
+                        if node.roles.has_broker() { "broker" } else { "controller" },
                         node.id,
                         l.image.summary()
                     ),

@@ -48,9 +48,9 @@ impl InvariantMonitor {
         &self.statuses
     }
 
-    /// Check `world` now and record a new violation.
+    /// Check `world` now and record each invariant's first violation.
     pub fn observe(&mut self, world: &World) {
-        if let Err(v) = self.checker.check(world) {
+        for v in self.checker.check_each(world) {
             if let Some(s) = self
                 .statuses
                 .iter_mut()

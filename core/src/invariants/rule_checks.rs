@@ -180,7 +180,8 @@ impl RuleChecks {
                     Invariant::BrokerImageNeverGoesBack,
                     &[n.id],
                     format!(
-                        "broker {} published an image at offset {first} after restarting, older than the image at offset {} it had published before",
+                        "{} {} published an image at offset {first} after restarting, older than the image at offset {} it had published before",
+                        if n.roles.has_broker() { "broker" } else { "controller" },
                         n.id, entry.2
                     ),
                 ));

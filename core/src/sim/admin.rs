@@ -12,9 +12,31 @@ use crate::common::message::controller::{
 use crate::metadata::broker_registration::BrokerRegistration;
 
 impl World {
+    /// Kill the running tool at virtual ms `at` (`timeout DURATION COMMAND`), or no longer
+    /// (`None`): [`World::run_for`] and [`World::run_until`] stop there, and the admin client
+    /// sends nothing once it has passed.
+    pub fn set_tool_kill_at(&mut self, at: Option<u64>) {
+        self.admin.killed_at_ms = at;
+    }
+
+    /// Whether the running tool has been killed (its `timeout` passed).
+    pub fn tool_killed(&self) -> bool {
+        self.admin.killed_at_ms.is_some_and(|t| self.now_ms >= t)
+    }
+
+    /// `end`, or the running tool's kill time if that is sooner.
+    pub(super) fn tool_end(&self, end: u64) -> u64 {
+        self.admin
+            .killed_at_ms
+            .map_or(end, |t| end.min(t.max(self.now_ms)))
+    }
+
     /// Send a controller request from the admin client to node `to` (as
     /// `--bootstrap-controller` does). Returns the correlation id to wait for.
     pub fn admin_send(&mut self, to: i32, request: ControllerRequest) -> Result<u64, SimError> {
+        if self.tool_killed() {
+            return Err(SimError::ToolKilled);
+        }
         if !self.nodes.contains_key(&to) {
             return Err(SimError::UnknownNode(to));
         }
@@ -38,6 +60,9 @@ impl World {
         to: i32,
         request: crate::raft::messages::RaftRequest,
     ) -> Result<u64, SimError> {
+        if self.tool_killed() {
+            return Err(SimError::ToolKilled);
+        }
         if !self.nodes.contains_key(&to) {
             return Err(SimError::UnknownNode(to));
         }
@@ -63,6 +88,9 @@ impl World {
         version: u16,
         validate_only: bool,
     ) -> Result<bool, (&'static str, String)> {
+        if self.tool_killed() {
+            return Err(("TimeoutException", SimError::ToolKilled.to_string()));
+        }
         let Some((leader, _)) = self.leader() else {
             return Err((
                 "NotLeaderException",

@@ -16,4 +16,7 @@ pub(super) struct AdminClient {
     pub(super) responses: BTreeMap<u64, ControllerResponse>,
     /// Raft responses received (AddRaftVoter, RemoveRaftVoter), by correlation id.
     pub(super) raft_responses: BTreeMap<u64, crate::raft::messages::RaftResponse>,
+    /// The virtual ms at which the running tool is killed (`timeout DURATION COMMAND`):
+    /// time stops there for it, and it sends nothing after.
+    pub(super) killed_at_ms: Option<u64>,
 }

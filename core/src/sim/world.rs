@@ -37,6 +37,8 @@ pub enum SimError {
     },
     /// The configuration is not valid.
     BadConfig(String),
+    /// The tool's process was killed (`timeout`): it sends nothing more.
+    ToolKilled,
 }
 
 impl fmt::Display for SimError {
@@ -49,6 +51,7 @@ impl fmt::Display for SimError {
                 action,
             } => write!(f, "cannot {action} node {node}: it is {state}"),
             SimError::BadConfig(m) => write!(f, "bad cluster configuration: {m}"),
+            SimError::ToolKilled => write!(f, "the tool was killed by timeout"),
         }
     }
 }
@@ -525,7 +528,7 @@ impl World {
 
     /// Run events until virtual time has advanced by `ms` (events at exactly the end run).
     pub fn run_for(&mut self, ms: u64) {
-        let end = self.now_ms.saturating_add(ms);
+        let end = self.tool_end(self.now_ms.saturating_add(ms));
         while let Some(t) = self.next_event_time() {
             if t > end {
                 break;
@@ -540,7 +543,7 @@ impl World {
     /// Run until `pred` holds (checked after every event) or `max_ms` of virtual time pass.
     /// Returns whether `pred` held.
     pub fn run_until(&mut self, max_ms: u64, mut pred: impl FnMut(&World) -> bool) -> bool {
-        let end = self.now_ms.saturating_add(max_ms);
+        let end = self.tool_end(self.now_ms.saturating_add(max_ms));
         if pred(self) {
             return true;
         }

@@ -17,7 +17,8 @@
 //!   --entity-name orders [--add-config k=v,... | --delete-config k,...]` ([`configs`]),
 //! - `kafka-dump-log.sh --cluster-metadata-decoder --files 101/__cluster_metadata-0/00000000000000000000.log`
 //!   ([`dump_log`], with Kafka's record batch v2 encoding in [`record_batch`]),
-//! - `ls`, `cat`, `grep`, `head` and `tail` over a node's disk and log files ([`shell`]).
+//! - `ls`, `cat`, `grep`, `head` and `tail` over a node's disk and log files ([`shell`]),
+//! - `timeout 2 kafka-metadata-quorum.sh ...`: a tool killed after a while ([`timeout`]).
 //!
 //! Paths start with the node id whose disk is read: `101/__cluster_metadata-0/quorum-state`,
 //! `1/server.log`.
@@ -49,6 +50,7 @@ pub mod quorum_change;
 pub mod record_batch;
 pub mod shell;
 pub mod storage;
+pub mod timeout;
 pub mod topics;
 
 use crate::common::clock::{log4j_timestamp, to_epoch_ms};
@@ -127,6 +129,7 @@ pub const COMMANDS: &[&str] = &[
     "grep",
     "head",
     "tail",
+    "timeout",
 ];
 
 /// Run the tool `argv[0]` with arguments `argv[1..]` against `world`; returns its stdout.
@@ -152,6 +155,7 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
         "grep" => grep::grep(world, args),
         "head" => shell::head_tail(world, args, true),
         "tail" => shell::head_tail(world, args, false),
+        "timeout" => timeout::run(world, args),
         _ => Err(ToolError {
             stdout: String::new(),
             message: format!("{cmd}: command not found\n"),

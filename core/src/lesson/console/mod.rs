@@ -122,6 +122,7 @@ timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (
 kafka-metadata-quorum.sh, kafka-storage.sh, kafka-features.sh, kafka-topics.sh, kafka-configs.sh,
 kafka-dump-log.sh, kafka-metadata-shell.sh
 ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state
+timeout 1 TOOL ...            kill a tool that waits after 1 s (a voter change it sent stays pending)
 help                          this list";
 
 /// What `help set` prints: every setting with its range and what it changes.

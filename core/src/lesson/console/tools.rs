@@ -20,6 +20,8 @@ impl Console {
         let w = self.world()?;
         match crate::tools::run(w, call.words) {
             Ok(out) => Ok(out.trim_end_matches('\n').to_string()),
+            // A tool that failed silently (killed by `timeout`, exit 124) prints nothing.
+            Err(e) if e.text().is_empty() => Ok(String::new()),
             Err(e) => Err(e.text().trim_end_matches('\n').to_string()),
         }
     }
