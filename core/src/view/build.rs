@@ -52,6 +52,7 @@ impl World {
             sequence: self.sequence_view(),
             rules: super::rules::rule_views(self),
             invariants: super::rules::invariant_views(self),
+            quorum: self.quorum_view_of(&voters),
         }
     }
 

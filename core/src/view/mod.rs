@@ -8,6 +8,7 @@ use serde::Serialize;
 mod build;
 pub mod changes;
 pub mod pace;
+pub mod quorum;
 pub mod rules;
 pub mod sequence;
 pub mod status;
@@ -22,6 +23,7 @@ pub use crate::sim::network::MessageView;
 pub use crate::sim::node::{ProcessState, Roles};
 pub(crate) use build::raft_timer_view;
 
+pub use quorum::{QuorumView, VoterChangeKind, VoterChangePhase, VoterChangeView};
 pub use timeline::TimelineView;
 pub use transitions::{LoggedTransition, TransitionCause};
 
@@ -53,6 +55,9 @@ pub struct ClusterView {
     pub rules: Vec<rules::RuleView>,
     /// Each invariant's status, as the monitor saw it after every event (empty without one).
     pub invariants: Vec<rules::InvariantView>,
+    /// The metadata quorum (KIP-853): the voters in force, the observers, the majority, the
+    /// newest VotersRecord and the leader's voter change in progress.
+    pub quorum: QuorumView,
 }
 
 /// Serialises `v` as its decimal text.
