@@ -122,7 +122,9 @@ pub struct NodeView {
     pub log_end_offset: i64,
     /// High watermark known to this node, if known.
     pub high_watermark: Option<i64>,
-    /// The newest batches of the log (at most [`MAX_BATCHES_IN_VIEW`]), oldest first.
+    /// The newest batches of the log (at most [`MAX_BATCHES_IN_VIEW`]), oldest first; before
+    /// them, when it is further back, the newest batch a voter change wrote
+    /// ([`BatchView::is_voter_change`]: the voter set in force).
     pub batches: Vec<BatchView>,
     /// Base offsets of the log segments, oldest first.
     pub segments: Vec<i64>,
@@ -337,4 +339,18 @@ pub struct BatchView {
     pub committed: bool,
     /// One short description per record, e.g. `LeaderChange` or `NO_OP_RECORD`.
     pub records: Vec<String>,
+}
+
+impl BatchView {
+    /// Whether it holds a VotersRecord (`KRaftVoters`): the voter set, in force from here on
+    /// every node that reads it (KIP-853).
+    pub fn holds_voters(&self) -> bool {
+        self.is_control && self.records.iter().any(|r| r == "KRaftVoters")
+    }
+
+    /// Whether a voter change wrote it (AddVoter, RemoveVoter, UpdateVoter, the kraft.version
+    /// upgrade): a VotersRecord without the LeaderChange that starts an epoch.
+    pub fn is_voter_change(&self) -> bool {
+        self.holds_voters() && !self.records.iter().any(|r| r == "LeaderChange")
+    }
 }

@@ -350,14 +350,6 @@ fn writer(b: &BatchView) -> KafkaRef {
     }
 }
 
-/// Whether `b` is a control batch a voter change wrote (a VotersRecord without the start of
-/// an epoch's LeaderChange): the voters' part of the changes names it.
-pub(super) fn is_voter_change(b: &BatchView) -> bool {
-    b.is_control
-        && b.records.iter().any(|r| r == "KRaftVoters")
-        && !b.records.iter().any(|r| r == "LeaderChange")
-}
-
 /// The batches the leader `n` appended in its own epoch since `b`, grouped by what wrote them
 /// (at most four groups of other writes, then the rest together); a voter change's batch is
 /// left to [`super::voters`].
@@ -366,7 +358,7 @@ fn appended(b: &NodeView, n: &NodeView, out: &mut Vec<Change>) {
         .batches
         .iter()
         .filter(|x| x.base_offset >= b.log_end_offset && x.epoch == n.epoch)
-        .filter(|x| !is_voter_change(x))
+        .filter(|x| !x.is_voter_change())
         .collect();
     let mut groups: Vec<(KafkaRef, Vec<&BatchView>)> = Vec::new();
     for x in new {
