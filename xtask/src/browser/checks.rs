@@ -347,7 +347,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: |s| Box::pin(stage::every_step_fits(&s.c, &s.url, &s.artifacts)),
     },
     Check {
-        name: "the voter set at 1280x720: the console's auto-join cluster draws 101 alone on the ring and 102, 103 apart as observers; after sleep 30s three voters and `majority 2 of 3` (as kraft.view().quorum says), the HW panel says the set; no text over another text or a node",
+        name: "the voter set at 1280x720: the console's auto-join cluster draws 101 alone on the ring and 102, 103 apart as observers, the legend lists the voter changes and fits; 10 s in, the step's changes name AddVoterHandler and KRaftControlRecordStateMachine and the sequence labels 102's AddRaftVoter; 30 s in, three voters and `majority 2 of 3` (as kraft.view().quorum says) and the HW panel's set; no text over another text or a node, in English and Korean",
         area: "voters",
         lesson: None,
         needs: &[],

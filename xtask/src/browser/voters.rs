@@ -158,6 +158,39 @@ async fn legend_fits(c: &Client, shot: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What the step changed names both joins with AddVoterHandler, appended and committed, and
+/// the set every node read (KRaftControlRecordStateMachine).
+async fn changes_name_the_joins(c: &Client) -> Result<()> {
+    let v = c
+        .execute(
+            "return Array.from(document.querySelectorAll('#step-changes li[data-kind=\"voters\"]'))
+                 .map(li => [li.dataset.tag, li.dataset.kafka]);",
+            vec![],
+        )
+        .await?;
+    let rows: Vec<(String, String)> = v
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let s = |i: usize| r[i].as_str().unwrap_or("").to_string();
+            (s(0), s(1))
+        })
+        .collect();
+    let has = |tag: &str, kafka: &str| rows.iter().any(|(t, k)| t == tag && k.starts_with(kafka));
+    let appended = "AddVoterHandler.handleApiVersionsResponse → LeaderState.appendVotersRecord";
+    let ok = has("add-103", appended)
+        && has("add-102", appended)
+        && has("committed-add-102", "AddVoterHandler.highWatermarkUpdated")
+        && rows.iter().any(|(t, k)| {
+            t.starts_with("read-") && k.starts_with("KRaftControlRecordStateMachine")
+        });
+    if !ok {
+        return Err(format!("#step-changes' voter entries: {rows:?}").into());
+    }
+    Ok(())
+}
+
 /// The sequence tab just after 102 added itself: its AddRaftVoter (voter colour, labelled with
 /// the voter) and the leader's ApiVersions, no label under a chip or another label.
 async fn sequence_shows_the_join(c: &Client, shot: &Path) -> Result<()> {
@@ -207,8 +240,9 @@ async fn sequence_shows_the_join(c: &Client, shot: &Path) -> Result<()> {
 /// The auto-join cluster built through the console at 1280×720: 1 voter (101) and observers
 /// 102, 103, the legend with the voter changes fitting the panel; 10 s in, the sequence tab
 /// with 102's AddRaftVoter and the ApiVersions; 30 s in, 3 voters and `majority 2 of 3`, the HW
-/// panel saying the set; nothing covered. Leaves `voters-1280.png`,
-/// `voters-legend-1280.png` and `voters-sequence-1280.png`.
+/// panel saying the set; nothing covered, in English and Korean. Leaves `voters-1280.png`,
+/// `voters-observers-1280.png` (one voter), `voters-legend-1280.png` and
+/// `voters-sequence-1280.png`.
 pub(super) async fn voters_join(c: &Client, url: &str, shot: &Path) -> Result<()> {
     set_viewport(c, 1280, 720).await?;
     // Free play's console already runs a cluster, and the console takes cluster-time settings
@@ -233,9 +267,11 @@ pub(super) async fn voters_join(c: &Client, url: &str, shot: &Path) -> Result<()
         return Err(format!("at the start kraft.view().quorum is {q}").into());
     }
     let before = laid_out(c, "one voter").await?;
+    screenshot(c, &shot.with_file_name("voters-observers-1280.png")).await;
     legend_fits(c, &shot.with_file_name("voters-legend-1280.png")).await?;
     // 103 joins about 4 s in, 102 about 9.9 s in.
     type_command(c, "sleep 10s").await?;
+    changes_name_the_joins(c).await?;
     sequence_shows_the_join(c, &shot.with_file_name("voters-sequence-1280.png")).await?;
     click(c, "#tab-console").await?;
     type_command(c, "sleep 20s").await?;
@@ -255,6 +291,20 @@ pub(super) async fn voters_join(c: &Client, url: &str, shot: &Path) -> Result<()
     }
     let after = laid_out(c, "three voters").await?;
     screenshot(c, shot).await;
+    // In Korean too: `과반 2 (투표자 3 중)`, wider glyphs.
+    click(c, "#lang-ko").await?;
+    wait_until("the Korean majority", || async {
+        let t = c
+            .execute(
+                "return document.getElementById('quorum-majority').textContent;",
+                vec![],
+            )
+            .await?;
+        Ok((t.as_str() == Some("과반 2 (투표자 3 중)")).then_some(()))
+    })
+    .await?;
+    laid_out(c, "three voters, in Korean").await?;
+    click(c, "#lang-en").await?;
     println!("       no overlap among {before} texts with 1 voter, {after} with 3 voters");
     restore_window(c).await?;
     no_errors(c).await
