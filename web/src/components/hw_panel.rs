@@ -49,8 +49,10 @@ fn id_list(ids: &[i32]) -> String {
     }
 }
 
-/// The voter set in force and its majority, kraft.version and the newest VotersRecord, the
-/// controllers observing apart, and the leader's voter change in progress.
+/// The voter set in force and its majority on one line; below it only what is moving: a
+/// VotersRecord in force but not committed yet, controllers observing apart, the leader's
+/// voter change in progress. kraft.version and the committed VotersRecord are in its tooltip
+/// and data attributes (the panel keeps its room for the HW computation at 1280×720).
 fn quorum_box(q: &QuorumView, t: &QuorumText) -> Html {
     let record = match q.voters_record {
         Some(r) => format!(
@@ -64,6 +66,7 @@ fn quorum_box(q: &QuorumView, t: &QuorumText) -> Html {
         ),
         None => t.static_set.to_string(),
     };
+    let uncommitted = q.voters_record.is_some_and(|r| !r.committed);
     let pending = q.pending.map(|p| {
         let kind = match p.kind {
             VoterChangeKind::Add => t.add,
@@ -79,20 +82,27 @@ fn quorum_box(q: &QuorumView, t: &QuorumText) -> Html {
     html! {
         <div class="hw-quorum" id="hw-quorum" data-voters={joined(&q.voters, ",")}
              data-majority={q.majority.to_string()} data-kraft-version={q.kraft_version.to_string()}
+             data-voters-record={q.voters_record.map(|r| r.offset.to_string()).unwrap_or_default()}
              data-observers={joined(&q.observer_controllers, ",")}
-             data-pending={q.pending.map(|p| format!("{}-{}", p.kind.name(), p.voter)).unwrap_or_default()}>
+             data-pending={q.pending.map(|p| format!("{}-{}", p.kind.name(), p.voter)).unwrap_or_default()}
+             title={format!("{record} · kraft.version {}", q.kraft_version)}>
             <p class="hw-set">
                 <strong class="majority">{ fill(&fill(t.majority, q.majority), q.voters.len()) }</strong>
                 <span class="label">{ t.voter_set }</span>
                 <strong class="ids">{ id_list(&q.voters) }</strong>
-                <span class="record">{ record }</span>
-                <span class="record">{ format!("kraft.version {}", q.kraft_version) }</span>
-                if !q.observer_controllers.is_empty() {
-                    <span class="observers">{ format!("{} {}", t.observer_list, id_list(&q.observer_controllers)) }</span>
-                }
             </p>
-            if let Some(p) = pending {
-                <p class="hw-pending">{ p }</p>
+            if uncommitted || !q.observer_controllers.is_empty() || pending.is_some() {
+                <p class="hw-moving">
+                    if uncommitted {
+                        <span class="record">{ record }</span>
+                    }
+                    if !q.observer_controllers.is_empty() {
+                        <span class="observers">{ format!("{} {}", t.observer_list, id_list(&q.observer_controllers)) }</span>
+                    }
+                    if let Some(p) = pending {
+                        <span class="hw-pending">{ p }</span>
+                    }
+                </p>
             }
         </div>
     }

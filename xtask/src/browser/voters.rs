@@ -289,6 +289,17 @@ pub(super) async fn voters_join(c: &Client, url: &str, shot: &Path) -> Result<()
     if (voters.as_str(), majority.as_str()) != ("101,102,103", "2") {
         return Err(format!("#hw-quorum has voters `{voters}`, majority `{majority}`").into());
     }
+    let shown = c
+        .execute(
+            "const r = document.getElementById('hw-quorum').getBoundingClientRect();
+             const p = document.getElementById('hw-panel').getBoundingClientRect();
+             return r.top >= p.top && r.bottom <= p.bottom && r.bottom <= innerHeight;",
+            vec![],
+        )
+        .await?;
+    if shown != true {
+        return Err("#hw-quorum is not on screen in the HW panel".into());
+    }
     let after = laid_out(c, "three voters").await?;
     screenshot(c, shot).await;
     // In Korean too: `과반 2 (투표자 3 중)`, wider glyphs.
