@@ -4,7 +4,8 @@
 //!
 //! ```js
 //! kraft.view()   // the ClusterView now drawn: nodes (roles, process, raft_state, epoch, ...),
-//!                // messages with their typed fields, partitions, the sequence, rules
+//!                // messages with their typed fields, partitions, the sequence, rules, the
+//!                // quorum (voters, observers, majority, kraft.version, VotersRecord, pending)
 //! kraft.shown()  // what the page shows: {lesson, step, steps, lang, seed, playing, revision}
 //! kraft.version  // the page's version
 //! ```

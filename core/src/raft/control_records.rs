@@ -73,6 +73,12 @@ impl KRaftControlRecordStateMachine {
         self.voter_history.last().map(|(o, s)| (*o, s))
     }
 
+    /// Every VotersRecord read so far (VoterSetHistory): (offset, set), oldest first; a
+    /// snapshot's at its last contained offset. Read-only, for the views.
+    pub fn voter_history(&self) -> &[(i64, VoterSet)] {
+        &self.voter_history
+    }
+
     /// `voterSetAtOffset`: the set in force at `offset` (inclusive).
     pub fn voter_set_at_offset(&self, offset: i64) -> &VoterSet {
         self.voter_history

@@ -370,26 +370,31 @@ impl World {
     /// leader's, else the newest any running node has read from its log, else the voters
     /// the cluster was formatted with.
     pub fn voter_set(&self) -> crate::raft::voter_set::VoterSet {
+        self.voter_set_reader()
+            .map(|r| r.partition_state().last_voter_set().clone())
+            .unwrap_or_else(|| crate::raft::voter_set::VoterSet::new(self.voters.iter().copied()))
+    }
+
+    /// The running replica whose log [`World::voter_set`] reads: the leader, else the one that
+    /// has read the newest VotersRecord (`None` when no running replica has a voter set).
+    pub fn voter_set_reader(&self) -> Option<&crate::raft::client::KafkaRaftClient> {
         let running = || {
             self.nodes
                 .values()
                 .filter(|n| n.process == ProcessState::Running)
                 .filter_map(|n| n.raft.as_ref())
         };
-        if let Some(r) =
-            running().find(|r| matches!(r.state(), crate::raft::state::EpochState::Leader(_)))
-        {
-            return r.partition_state().last_voter_set().clone();
-        }
         running()
-            .filter(|r| !r.partition_state().last_voter_set().is_empty())
-            .max_by_key(|r| {
-                r.partition_state()
-                    .last_voter_set_entry()
-                    .map_or(-2, |(o, _)| o)
+            .find(|r| matches!(r.state(), crate::raft::state::EpochState::Leader(_)))
+            .or_else(|| {
+                running()
+                    .filter(|r| !r.partition_state().last_voter_set().is_empty())
+                    .max_by_key(|r| {
+                        r.partition_state()
+                            .last_voter_set_entry()
+                            .map_or(-2, |(o, _)| o)
+                    })
             })
-            .map(|r| r.partition_state().last_voter_set().clone())
-            .unwrap_or_else(|| crate::raft::voter_set::VoterSet::new(self.voters.iter().copied()))
     }
 
     /// Node ids, sorted.

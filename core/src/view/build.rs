@@ -52,6 +52,7 @@ impl World {
             sequence: self.sequence_view(),
             rules: super::rules::rule_views(self),
             invariants: super::rules::invariant_views(self),
+            quorum: self.quorum_view_of(&voters),
         }
     }
 
@@ -189,27 +190,45 @@ fn raft_columns(n: &Node) -> RaftColumns {
     }
 }
 
-/// The last [`MAX_BATCHES_IN_VIEW`] batches of a metadata log, marked committed below `hw`.
+/// The last [`MAX_BATCHES_IN_VIEW`] batches of a metadata log, marked committed below `hw`,
+/// and before them, when it is further back, the newest batch a voter change wrote (the voter
+/// set in force, KIP-853).
 fn batch_views(
     batches: &[std::sync::Arc<crate::raft::batch::RecordBatch>],
     hw: Option<i64>,
 ) -> Vec<BatchView> {
     let start = batches.len().saturating_sub(MAX_BATCHES_IN_VIEW);
-    batches[start..]
-        .iter()
-        .map(|b| BatchView {
-            base_offset: b.base_offset,
-            last_offset: b.last_offset(),
-            epoch: b.partition_leader_epoch,
-            is_control: b.is_control,
-            committed: hw.is_some_and(|hw| b.last_offset() < hw),
-            records: b
+    let view = |b: &std::sync::Arc<crate::raft::batch::RecordBatch>| BatchView {
+        base_offset: b.base_offset,
+        last_offset: b.last_offset(),
+        epoch: b.partition_leader_epoch,
+        is_control: b.is_control,
+        committed: hw.is_some_and(|hw| b.last_offset() < hw),
+        records: b
+            .records
+            .iter()
+            .map(|r| r.short_name().to_string())
+            .collect(),
+    };
+    // A voter change's batch: KRaftVoters without the LeaderChange that starts an epoch.
+    let voter_change = |b: &&std::sync::Arc<crate::raft::batch::RecordBatch>| {
+        use crate::raft::batch::Record;
+        b.is_control
+            && b.records
+                .iter()
+                .any(|r| matches!(r, Record::KRaftVoters { .. }))
+            && !b
                 .records
                 .iter()
-                .map(|r| r.short_name().to_string())
-                .collect(),
-        })
-        .collect()
+                .any(|r| matches!(r, Record::LeaderChange { .. }))
+    };
+    let recent = &batches[start..];
+    let pinned = if recent.iter().any(|b| voter_change(&b)) {
+        None
+    } else {
+        batches[..start].iter().rev().find(voter_change)
+    };
+    pinned.into_iter().chain(recent).map(view).collect()
 }
 
 /// A MetadataLoader's image and its last publication.

@@ -8,6 +8,7 @@ use serde::Serialize;
 mod build;
 pub mod changes;
 pub mod pace;
+pub mod quorum;
 pub mod rules;
 pub mod sequence;
 pub mod status;
@@ -22,6 +23,7 @@ pub use crate::sim::network::MessageView;
 pub use crate::sim::node::{ProcessState, Roles};
 pub(crate) use build::raft_timer_view;
 
+pub use quorum::{QuorumView, VoterChangeKind, VoterChangePhase, VoterChangeView};
 pub use timeline::TimelineView;
 pub use transitions::{LoggedTransition, TransitionCause};
 
@@ -53,6 +55,9 @@ pub struct ClusterView {
     pub rules: Vec<rules::RuleView>,
     /// Each invariant's status, as the monitor saw it after every event (empty without one).
     pub invariants: Vec<rules::InvariantView>,
+    /// The metadata quorum (KIP-853): the voters in force, the observers, the majority, the
+    /// newest VotersRecord and the leader's voter change in progress.
+    pub quorum: QuorumView,
 }
 
 /// Serialises `v` as its decimal text.
@@ -117,7 +122,9 @@ pub struct NodeView {
     pub log_end_offset: i64,
     /// High watermark known to this node, if known.
     pub high_watermark: Option<i64>,
-    /// The newest batches of the log (at most [`MAX_BATCHES_IN_VIEW`]), oldest first.
+    /// The newest batches of the log (at most [`MAX_BATCHES_IN_VIEW`]), oldest first; before
+    /// them, when it is further back, the newest batch a voter change wrote
+    /// ([`BatchView::is_voter_change`]: the voter set in force).
     pub batches: Vec<BatchView>,
     /// Base offsets of the log segments, oldest first.
     pub segments: Vec<i64>,
@@ -332,4 +339,18 @@ pub struct BatchView {
     pub committed: bool,
     /// One short description per record, e.g. `LeaderChange` or `NO_OP_RECORD`.
     pub records: Vec<String>,
+}
+
+impl BatchView {
+    /// Whether it holds a VotersRecord (`KRaftVoters`): the voter set, in force from here on
+    /// every node that reads it (KIP-853).
+    pub fn holds_voters(&self) -> bool {
+        self.is_control && self.records.iter().any(|r| r == "KRaftVoters")
+    }
+
+    /// Whether a voter change wrote it (AddVoter, RemoveVoter, UpdateVoter, the kraft.version
+    /// upgrade): a VotersRecord without the LeaderChange that starts an epoch.
+    pub fn is_voter_change(&self) -> bool {
+        self.holds_voters() && !self.records.iter().any(|r| r == "LeaderChange")
+    }
 }

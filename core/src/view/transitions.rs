@@ -28,6 +28,9 @@ pub enum TransitionCause {
     PreVoteRejected,
     /// `Did not receive fetch request from the majority of the voters` (pollLeader).
     CheckQuorumLost,
+    /// `Leader is not in the committed voter set ... resign from epoch` (RemoveVoterHandler,
+    /// then pollLeader): the leader removed itself and the removal committed.
+    RemovedFromVoters,
     /// Followed by `Vote request ... is granted|rejected` (handleVoteRequest).
     VoteRequest,
     /// Right after another transition of the same handler (onBecomeProspective going on to
@@ -61,12 +64,21 @@ fn is_quorum_state(l: &LogLine) -> bool {
     l.logger == loggers::QUORUM_STATE
 }
 
-/// The cause a KafkaRaftClient (or LeaderState) line logged just before a transition names.
+/// The logger of RemoveVoterHandler (raft/.../internals/RemoveVoterHandler.java).
+const REMOVE_VOTER_HANDLER: &str = "org.apache.kafka.raft.internals.RemoveVoterHandler";
+
+/// The cause a KafkaRaftClient (or LeaderState, or RemoveVoterHandler) line logged just before
+/// a transition names.
 fn cause_before(l: &LogLine) -> Option<TransitionCause> {
+    let m = l.message.as_str();
+    if l.logger == REMOVE_VOTER_HANDLER {
+        return m
+            .starts_with("Leader is not in the committed voter set")
+            .then_some(TransitionCause::RemovedFromVoters);
+    }
     if l.logger != loggers::KAFKA_RAFT_CLIENT && l.logger != loggers::LEADER_STATE {
         return None;
     }
-    let m = l.message.as_str();
     let cause = if m.starts_with("Transitioning to Prospective state due to fetch timeout") {
         TransitionCause::FetchTimeout
     } else if m.starts_with("Election was not granted") {

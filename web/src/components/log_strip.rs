@@ -23,21 +23,26 @@ pub struct LogStripProps {
     pub highlights: Rc<Vec<Highlight>>,
 }
 
-/// The batches the strip shows: the newest [`STRIP_BATCHES`], and a lit one further back
-/// instead of the oldest of those.
+/// The batches the strip shows: the newest [`STRIP_BATCHES`], and further back, instead of the
+/// oldest of those, the lit ones and the newest batch a voter change wrote (the voter set in
+/// force, KIP-853), which, named `voters`, takes the room of two.
 pub fn shown_batches(node: &NodeView, lit: &[Highlight]) -> Vec<usize> {
     let n = node.batches.len();
-    let mut shown: Vec<usize> = (n.saturating_sub(STRIP_BATCHES)..n).collect();
+    let voters = (0..n).rev().find(|&i| node.batches[i].is_voter_change());
+    let room = STRIP_BATCHES - usize::from(voters.is_some());
+    let mut shown: Vec<usize> = (n.saturating_sub(room)..n).collect();
     let lit_idx: Vec<usize> = (0..n)
         .filter(|&i| {
             let b = &node.batches[i];
-            lit.iter()
-                .any(|h| h.lights_batch(b.base_offset, b.last_offset))
+            Some(i) == voters
+                || lit
+                    .iter()
+                    .any(|h| h.lights_batch(b.base_offset, b.last_offset))
         })
         .collect();
     for i in lit_idx.into_iter().rev() {
         if !shown.contains(&i) {
-            if shown.len() >= STRIP_BATCHES {
+            if shown.len() >= room {
                 shown.remove(0);
             }
             shown.push(i);
@@ -52,6 +57,7 @@ pub fn shown_batches(node: &NodeView, lit: &[Highlight]) -> Vec<usize> {
 pub fn LogStrip(props: &LogStripProps) -> Html {
     let node = &props.node;
     let t = crate::i18n::use_chrome();
+    let qt = crate::i18n::QuorumText::of(crate::i18n::use_lang());
     let hw = node.high_watermark;
     let shown = shown_batches(node, &props.highlights);
     let mut last_shown: Option<i64> = None;
@@ -75,11 +81,16 @@ pub fn LogStrip(props: &LogStripProps) -> Html {
                     <span class="strip-gap">{"…"}</span>
                 }
                 <span class={classes!("sb", if b.committed { "committed" } else { "uncommitted" },
-                                      b.is_control.then_some("control"), lit.then_some("lit"), hw_here.then_some("hw-inside"))}
+                                      b.is_control.then_some("control"), b.holds_voters().then_some("voters"),
+                                      lit.then_some("lit"), hw_here.then_some("hw-inside"))}
                       data-base-offset={b.base_offset.to_string()} data-last-offset={b.last_offset.to_string()}
                       data-committed={b.committed.to_string()} data-focused={lit.then_some("true")}
+                      data-voters={b.is_voter_change().then_some("true")}
                       title={format!("offsets {offsets}, epoch {}: {}", b.epoch, summarise_records(&b.records))}>
                     { offsets }
+                    if b.is_voter_change() {
+                        <span class="sb-voters">{ format!(" {}", qt.voters_batch) }</span>
+                    }
                 </span>
             </>
         }
@@ -119,6 +130,28 @@ mod tests {
         let shown = shown_batches(node, &lit);
         assert_eq!(shown.len(), STRIP_BATCHES);
         assert_eq!(shown[0], 0, "the lit batch is shown");
+        assert_eq!(*shown.last().unwrap(), node.batches.len() - 1);
+    }
+
+    #[test]
+    fn the_strip_keeps_the_newest_voter_change_batch() {
+        let mut c = kraft_core::lesson::Console::new();
+        c.exec("set controller.quorum.auto.join.enable=true")
+            .unwrap();
+        c.exec("cluster controllers=101,102,103 brokers=1 quorum=standalone seed=11")
+            .unwrap();
+        c.exec("sleep 30s").unwrap();
+        let v = c.world.as_ref().unwrap().view();
+        let node = v.nodes.iter().find(|n| n.id == 101).unwrap();
+        let voters = v.quorum.voters_record.expect("a VotersRecord").offset;
+        let shown = shown_batches(node, &[]);
+        assert_eq!(
+            shown.len(),
+            STRIP_BATCHES - 1,
+            "the voters batch takes two places"
+        );
+        let first = &node.batches[shown[0]];
+        assert!(first.is_voter_change() && first.base_offset == voters);
         assert_eq!(*shown.last().unwrap(), node.batches.len() - 1);
     }
 }

@@ -51,6 +51,10 @@ fn node_log(node: &NodeView, lit: &[Highlight]) -> Html {
     let hw_marker = |hw: i64| html! { <span class="marker hw" data-offset={hw.to_string()}>{ format!("HW {hw}") }</span> };
     let mut items: Vec<Html> = Vec::with_capacity(node.batches.len() + 2);
     for (i, b) in node.batches.iter().enumerate() {
+        // The voter change's batch kept from further back: the offsets between are not shown.
+        if i > 0 && b.base_offset > node.batches[i - 1].last_offset + 1 {
+            items.push(html! { <span class="older">{"…"}</span> });
+        }
         if hw_before == Some(i) {
             items.push(hw_marker(hw.unwrap_or_default()));
         }
@@ -106,7 +110,8 @@ fn batch(b: &BatchView, lit: &[Highlight]) -> Html {
         } else {
             "uncommitted"
         },
-        b.is_control.then_some("control")
+        b.is_control.then_some("control"),
+        b.holds_voters().then_some("voters")
     );
     let offsets = if b.base_offset == b.last_offset {
         b.base_offset.to_string()
@@ -117,6 +122,7 @@ fn batch(b: &BatchView, lit: &[Highlight]) -> Html {
     html! {
         <span class={class} data-base-offset={b.base_offset.to_string()} data-last-offset={b.last_offset.to_string()}
               data-epoch={b.epoch.to_string()} data-control={b.is_control.to_string()} data-committed={b.committed.to_string()}
+              data-voters={b.holds_voters().then_some("true")}
               data-focused={lit.then_some("true")}
               title={b.records.join("\n")}>
             <span class="offsets">{ offsets }</span>

@@ -2,10 +2,13 @@
 //! panel (`#step-changes`). Each entry says what changed (a Raft transition, an HW move, records
 //! appended or committed, a file, a broker fenced, ...), names the Kafka class and method
 //! responsible and, where the reference article cites that code, links the file and line range
-//! at the article's commit of apache/kafka. The entries of the node on show are lit.
+//! at the article's commit of apache/kafka (KIP-853's voter handlers, which the article names
+//! by file only, at the confluentinc/kafka commit the facts were read at). The entries of the
+//! node on show are lit.
 
 use std::rc::Rc;
 
+use kraft_core::view::changes::kafka::Tree;
 use kraft_core::view::changes::{Change, ChangeKind};
 use yew::prelude::*;
 
@@ -52,7 +55,7 @@ fn entry(c: &Change, lang: Lang, shown: Option<i32>, l: &ChangesText, hidden: bo
             }
             if let Some(s) = c.source {
                 <a class="sc-source" href={s.url()} target="_blank" rel="noopener noreferrer"
-                   title={format!("{}: {}", l.source, s.text())} dir="rtl">
+                   title={format!("{}: {}", if s.tree == Tree::Article { l.source } else { l.source_facts }, s.text())} dir="rtl">
                     <span dir="ltr">{ s.text() }</span>
                 </a>
             }

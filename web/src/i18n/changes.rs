@@ -13,6 +13,9 @@ texts! {
         hide: "접기" | "hide",
         /// Before the file and lines of a source link.
         source: "글이 인용한 곳 (ab1e816411)" | "cited by the article (ab1e816411)",
+        /// Before the file and lines of a KIP-853 source the article names by file only.
+        source_facts: "글은 파일 이름만, 줄은 confluentinc/kafka 06d492d813 에서 읽음"
+            | "named by the article; lines read at confluentinc/kafka 06d492d813",
         /// After the count of folded details.
         more: "복제 · 커밋 반영 · 메모리 스냅숏"
             | "replication, commits taken, in-memory snapshots",

@@ -75,6 +75,7 @@ mod editor;
 mod figures;
 mod help;
 mod lesson;
+mod quorum;
 mod rules;
 mod sequence;
 mod share;
@@ -86,6 +87,7 @@ pub use editor::EditorText;
 pub use figures::{TimelineText, WriteLifeText};
 pub use help::{HelpText, WelcomeText};
 pub use lesson::{LessonText, QuizText, SpeakerText};
+pub use quorum::QuorumText;
 pub use rules::RulesText;
 pub use sequence::SequenceText;
 pub use share::{EmbedText, QrText};
@@ -170,6 +172,7 @@ pub(crate) mod tests {
             EmbedText::area(),
             StateDiagramText::area(),
             BrokerDiagramText::area(),
+            QuorumText::area(),
         ]
     }
 

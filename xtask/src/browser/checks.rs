@@ -7,7 +7,7 @@ use super::driver::{self, element_screenshot, screenshot};
 use super::runner::{Check, Found};
 use super::{
     addresses, changes, chrome, console, diagrams, drawing, editor, free_play, lessons, panels,
-    presenter, quiz, rules, sequence, single_file, stage, timeline_figure, write_life,
+    presenter, quiz, rules, sequence, single_file, stage, timeline_figure, voters, write_life,
 };
 
 /// Every browser check, in the order they run (later ones build on the page earlier ones left).
@@ -345,6 +345,14 @@ pub(super) static CHECKS: &[Check] = &[
         needs: &[],
         finds: &[],
         run: |s| Box::pin(stage::every_step_fits(&s.c, &s.url, &s.artifacts)),
+    },
+    Check {
+        name: "the voter set at 1280x720: the console's auto-join cluster draws 101 alone on the ring and 102, 103 apart as observers, the legend lists the voter changes and fits; 10 s in, the step's changes name AddVoterHandler and KRaftControlRecordStateMachine and the sequence labels 102's AddRaftVoter; 30 s in, three voters and `majority 2 of 3` (as kraft.view().quorum says) and the HW panel's set; no text over another text or a node, in English and Korean",
+        area: "voters",
+        lesson: None,
+        needs: &[],
+        finds: &[],
+        run: |s| Box::pin(async move { voters::voters_join(&s.c, &s.url, &s.artifact("voters-1280.png")).await }),
     },
     Check {
         name: "the header's Projector preset sets the light theme and 24 px text",

@@ -203,6 +203,14 @@ pub(crate) async fn connect(driver_port: u16, profile_dir: &Path) -> Result<Clie
     Ok(client)
 }
 
+/// JavaScript helpers that measure how much two elements overlap on screen, for a check's
+/// script to start with: `box(e)` (its client rectangle) and `area(a, b)` (px² shared by two
+/// rectangles).
+pub(super) const OVERLAP_AREA_JS: &str = "
+    const box = e => e.getBoundingClientRect();
+    const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+        * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));";
+
 /// Saves a PNG of the page (scrolled to the top), reporting failures but not failing the check.
 pub(super) async fn screenshot(c: &Client, path: &Path) {
     let _ = c.execute("window.scrollTo(0, 0);", vec![]).await;

@@ -6,8 +6,8 @@
 //! `ok`/`FAIL` lines, the counts). The checks themselves live by area: `free_play`, `panels`,
 //! `chrome` (theme, language, layout, help), `console`, `addresses`, `drawing`, `lessons`,
 //! `stage`, `timeline_figure`, `write_life`, `sequence`, `changes`, `diagrams`, `rules`,
-//! `single_file`, `editor`, `quiz`; `presenter` the lecturer's toolkit (presenter view,
-//! embedding, QR).
+//! `single_file`, `editor`, `quiz`, `voters` (the voter set on the stage); `presenter` the
+//! lecturer's toolkit (presenter view, embedding, QR).
 
 use std::fs;
 use std::path::Path;
@@ -35,6 +35,7 @@ mod sequence;
 mod single_file;
 mod stage;
 mod timeline_figure;
+mod voters;
 mod write_life;
 pub(crate) use driver::{connect, ensure_browser, Driver, PageServer};
 pub(crate) use stage::{open_at as open_lesson_at, set_viewport, step_of};

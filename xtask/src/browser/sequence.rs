@@ -7,7 +7,9 @@ use std::path::Path;
 use fantoccini::{Client, Locator};
 use serde_json::Value;
 
-use super::driver::{click, element_screenshot, no_errors, text_of, wait_for, wait_until};
+use super::driver::{
+    click, element_screenshot, no_errors, text_of, wait_for, wait_until, OVERLAP_AREA_JS,
+};
 use super::free_play::events_run;
 use super::stage::{open_at, restore_window, set_viewport, step_of};
 use crate::Result;
@@ -46,11 +48,8 @@ fn between_102_and_103(rows: &[Vec<String>], api: &str) -> bool {
 }
 
 /// The arrow labels that a chip or another label covers by more than a sliver:
-/// `[label, chip or label, overlap px²]`.
-const OVERLAPS_JS: &str = "
-    const box = e => e.getBoundingClientRect();
-    const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
-        * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+/// `[label, chip or label, overlap px²]` (after [`OVERLAP_AREA_JS`]).
+pub(super) const OVERLAPS_JS: &str = "
     const labels = Array.from(document.querySelectorAll('#sequence .seq-label'));
     const chips = Array.from(document.querySelectorAll('#sequence .seq-chip rect'));
     const out = [];
@@ -104,7 +103,9 @@ pub(super) async fn lesson_sequence(c: &Client, url: &str, shot: &Path) -> Resul
         return Err("the kill is not marked on 101's lane".into());
     }
     element_screenshot(c, "#stage-side", shot).await;
-    let covered = c.execute(OVERLAPS_JS, vec![]).await?;
+    let covered = c
+        .execute(&format!("{OVERLAP_AREA_JS}{OVERLAPS_JS}"), vec![])
+        .await?;
     if covered.as_array().is_some_and(|a| !a.is_empty()) {
         let fit = c
             .execute(

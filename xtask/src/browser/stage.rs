@@ -21,7 +21,7 @@ pub(super) const SIZES: [(u32, u32); 2] = [(1280, 720), (1920, 1080)];
 /// Everything wrong with the stage as it is drawn now: the page scrolls, the drawing or a lit
 /// element (`[data-focused="true"]`) is outside the viewport or scrolled out of its panel, the
 /// narration does not fit its box, and (when `min_px` is given) visible text smaller than that.
-const FIT_JS: &str = r#"
+pub(super) const FIT_JS: &str = r#"
     const minPx = arguments[0];
     const vw = innerWidth, vh = innerHeight, bad = [];
     const de = document.documentElement;

@@ -1,13 +1,50 @@
 //! The Kafka code behind each change: the class and method (as Kafka 4.5 names them) and,
 //! where the reference article cites it, the file and line range at the article's commit of
-//! apache/kafka. Only names and pointers: no Kafka code is copied here.
+//! apache/kafka. KIP-853's voter changes, which the article names by file only ("이 글에서 뺀
+//! 것": AddVoterHandler.java, RemoveVoterHandler.java, UpdateVoterHandler.java,
+//! KRaftControlRecordStateMachine.java), cite the lines of confluentinc/kafka at
+//! [`FACTS_COMMIT`], where the reference facts (kip-853-facts.md) were read; that tree's raft/
+//! files hold the article's cited lines unchanged (LeaderState 660-680, KafkaRaftClient 670-673,
+//! QuorumState 641). Only names and pointers: no Kafka code is copied here.
 
 use serde::Serialize;
 
 /// The apache/kafka commit the reference article cites its line numbers at.
 pub const KAFKA_COMMIT: &str = "ab1e816411";
 
-/// A file and line range of apache/kafka at [`KAFKA_COMMIT`], as the article cites it.
+/// The confluentinc/kafka commit (trunk, 4.5) the KIP-853 facts were read at.
+pub const FACTS_COMMIT: &str = "06d492d813";
+
+/// Which tree a [`Source`]'s lines are read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tree {
+    /// apache/kafka at [`KAFKA_COMMIT`], as the article cites it.
+    Article,
+    /// confluentinc/kafka at [`FACTS_COMMIT`]: code the article names by file only.
+    Facts,
+}
+
+impl Tree {
+    /// `apache/kafka` or `confluentinc/kafka`.
+    pub const fn repo(self) -> &'static str {
+        match self {
+            Tree::Article => "apache/kafka",
+            Tree::Facts => "confluentinc/kafka",
+        }
+    }
+
+    /// [`KAFKA_COMMIT`] or [`FACTS_COMMIT`].
+    pub const fn commit(self) -> &'static str {
+        match self {
+            Tree::Article => KAFKA_COMMIT,
+            Tree::Facts => FACTS_COMMIT,
+        }
+    }
+}
+
+/// A file and line range of Kafka's source: apache/kafka at [`KAFKA_COMMIT`] as the article
+/// cites it, or (KIP-853's handlers) confluentinc/kafka at [`FACTS_COMMIT`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Source {
     /// The path in the repository.
@@ -16,6 +53,8 @@ pub struct Source {
     pub first: u32,
     /// The last line (the same as `first` for one line).
     pub last: u32,
+    /// The tree the lines are read in.
+    pub tree: Tree,
 }
 
 impl Source {
@@ -24,10 +63,12 @@ impl Source {
         format!("{}:{}", self.path, self.anchor())
     }
 
-    /// The file at [`KAFKA_COMMIT`] on github.com, scrolled to the lines.
+    /// The file at its tree's commit on github.com, scrolled to the lines.
     pub fn url(&self) -> String {
         format!(
-            "https://github.com/apache/kafka/blob/{KAFKA_COMMIT}/{}#{}",
+            "https://github.com/{}/blob/{}/{}#{}",
+            self.tree.repo(),
+            self.tree.commit(),
             self.path,
             self.anchor()
         )
@@ -64,11 +105,34 @@ const ML: &str = "metadata/src/main/java/org/apache/kafka/image/loader/MetadataL
 const SG: &str = "metadata/src/main/java/org/apache/kafka/image/publisher/SnapshotGenerator.java";
 const SR: &str = "server-common/src/main/java/org/apache/kafka/timeline/SnapshotRegistry.java";
 const BLM: &str = "server/src/main/java/org/apache/kafka/server/BrokerLifecycleManager.java";
+const AVH: &str = "raft/src/main/java/org/apache/kafka/raft/internals/AddVoterHandler.java";
+const RVH: &str = "raft/src/main/java/org/apache/kafka/raft/internals/RemoveVoterHandler.java";
+const UVH: &str = "raft/src/main/java/org/apache/kafka/raft/internals/UpdateVoterHandler.java";
+const KCRSM: &str =
+    "raft/src/main/java/org/apache/kafka/raft/internals/KRaftControlRecordStateMachine.java";
 
 const fn cited(method: &'static str, path: &'static str, first: u32, last: u32) -> KafkaRef {
     KafkaRef {
         method,
-        source: Some(Source { path, first, last }),
+        source: Some(Source {
+            path,
+            first,
+            last,
+            tree: Tree::Article,
+        }),
+    }
+}
+
+/// A KIP-853 method the article names by file only, at its lines in [`Tree::Facts`].
+const fn read_at(method: &'static str, path: &'static str, first: u32, last: u32) -> KafkaRef {
+    KafkaRef {
+        method,
+        source: Some(Source {
+            path,
+            first,
+            last,
+            tree: Tree::Facts,
+        }),
     }
 }
 
@@ -378,6 +442,85 @@ pub const ISR_SHUTDOWN: KafkaRef = cited(
 pub const ALTER_PARTITION: KafkaRef =
     named("ReplicationControlManager.alterPartition → PartitionChangeBuilder");
 
+// ----- the voter set (KIP-853) -----
+
+/// AddRaftVoter accepted: the leader asks the new voter for its ApiVersions first (to learn
+/// the kraft.version range it supports).
+pub const ADD_VOTER_API_VERSIONS: KafkaRef = read_at(
+    "KafkaRaftClient.handleAddVoterRequest → AddVoterHandler.handleAddVoterRequest (ApiVersions)",
+    AVH,
+    204,
+    220,
+);
+/// The new voter answered and is caught up: the set with it appended as a VotersRecord, in
+/// force from its append.
+pub const ADD_VOTER_APPENDED: KafkaRef = read_at(
+    "AddVoterHandler.handleApiVersionsResponse → LeaderState.appendVotersRecord",
+    AVH,
+    370,
+    392,
+);
+/// The added voter's VotersRecord committed: the change is done.
+pub const ADD_VOTER_COMMITTED: KafkaRef = read_at(
+    "AddVoterHandler.highWatermarkUpdated → resetAddVoterHandlerState",
+    AVH,
+    415,
+    432,
+);
+/// RemoveRaftVoter accepted: the set without the voter appended at once (no ApiVersions).
+pub const REMOVE_VOTER_APPENDED: KafkaRef = read_at(
+    "KafkaRaftClient.handleRemoveVoterRequest → RemoveVoterHandler.handleRemoveVoterRequest → LeaderState.appendVotersRecord",
+    RVH,
+    191,
+    196,
+);
+/// The removal's VotersRecord committed: the change is done.
+pub const REMOVE_VOTER_COMMITTED: KafkaRef = read_at(
+    "RemoveVoterHandler.highWatermarkUpdated → resetRemoveVoterHandlerState",
+    RVH,
+    212,
+    222,
+);
+/// A leader that removed itself resigns once the removal commits.
+pub const RESIGN_REMOVED: KafkaRef = read_at(
+    "RemoveVoterHandler.highWatermarkUpdated → LeaderState.requestResign → KafkaRaftClient.pollLeader → transitionToResigned",
+    RVH,
+    222,
+    239,
+);
+/// UpdateRaftVoter accepted: ApiVersions to the voter first.
+pub const UPDATE_VOTER_API_VERSIONS: KafkaRef = read_at(
+    "KafkaRaftClient.handleUpdateVoterRequest → UpdateVoterHandler.handleUpdateVoterRequest (ApiVersions)",
+    UVH,
+    136,
+    232,
+);
+/// A voter's new endpoint or kraft.version range appended as a VotersRecord.
+pub const UPDATE_VOTER_APPENDED: KafkaRef = read_at(
+    "UpdateVoterHandler.completeUpdateVoter → storeUpdatedVoters → LeaderState.appendVotersRecord",
+    UVH,
+    451,
+    466,
+);
+/// The update's VotersRecord committed.
+pub const UPDATE_VOTER_COMMITTED: KafkaRef = read_at(
+    "UpdateVoterHandler.highWatermarkUpdated → resetUpdateVoterHandlerState",
+    UVH,
+    545,
+    560,
+);
+/// kraft.version upgraded: KRaftVersion 1 and the voter set appended together.
+pub const KRAFT_VERSION_UPGRADE: KafkaRef =
+    named("KafkaRaftClient.upgradeKRaftVersion → LeaderState.maybeAppendUpgradedKRaftVersion");
+/// Each replica reads every VotersRecord its log gets, uncommitted: the set is in force there
+/// from that moment.
+pub const VOTERS_READ: KafkaRef = read_at(
+    "KRaftControlRecordStateMachine.updateState → maybeLoadLog → handleBatch",
+    KCRSM,
+    294,
+    308,
+);
+
 // ----- a standalone TimelineHashMap (the console's `timeline`) -----
 
 /// `timeline put` / `timeline remove`: the old value saved in the newest snapshot's tier.
@@ -406,5 +549,9 @@ mod tests {
             "https://github.com/apache/kafka/blob/ab1e816411/raft/src/main/java/org/apache/kafka/raft/KafkaRaftClient.java#L670-L673"
         );
         assert!(PREVOTE_MAJORITY.source.unwrap().text().ends_with(":L641"));
+        assert_eq!(
+            ADD_VOTER_APPENDED.source.unwrap().url(),
+            "https://github.com/confluentinc/kafka/blob/06d492d813/raft/src/main/java/org/apache/kafka/raft/internals/AddVoterHandler.java#L370-L392"
+        );
     }
 }

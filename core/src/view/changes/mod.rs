@@ -5,7 +5,8 @@
 //! [`kafka`]). It reads views only, so it needs no engine change.
 //!
 //! The parts: `raft` (processes, Raft transitions, quorum-state, the metadata log's appends,
-//! commits and replication, snapshot and segment files), `controller` (activation, renounce,
+//! commits and replication, snapshot and segment files), `voters` (KIP-853: the voter set's
+//! VotersRecords appended and committed, and read by each node), `controller` (activation, renounce,
 //! revert, the SnapshotRegistry, brokers, topics, partitions, the controllers' and loaders'
 //! commits), `timeline` (the console's standalone TimelineHashMap).
 
@@ -17,6 +18,7 @@ mod controller;
 pub mod kafka;
 mod raft;
 mod timeline;
+mod voters;
 
 pub use kafka::{KafkaRef, Source, KAFKA_COMMIT};
 pub use timeline::timeline_changes;
@@ -28,6 +30,9 @@ pub enum ChangeKind {
     Process,
     /// A Raft state transition.
     Transition,
+    /// The voter set (KIP-853): a voter change begun, its VotersRecord appended or committed,
+    /// a node reading a new set.
+    Voters,
     /// The active controller: activation, renounce, revert.
     Controller,
     /// A broker registered, fenced, unfenced, or its BrokerState moved.
@@ -56,6 +61,7 @@ impl ChangeKind {
         match self {
             ChangeKind::Process => "process",
             ChangeKind::Transition => "transition",
+            ChangeKind::Voters => "voters",
             ChangeKind::Controller => "controller",
             ChangeKind::Broker => "broker",
             ChangeKind::Topic => "topic",
@@ -135,13 +141,14 @@ impl Change {
 }
 
 /// What happened between `before` and `after` (two views of the same world, `after` later),
-/// in the order a lecturer reads it: processes, Raft transitions and quorum-state, the
-/// controller and brokers, topics and partitions, the metadata log, in-memory snapshots,
+/// in the order a lecturer reads it: processes, Raft transitions and quorum-state, the voter
+/// set, the controller and brokers, topics and partitions, the metadata log, in-memory snapshots,
 /// snapshot and segment files.
 pub fn step_changes(before: &ClusterView, after: &ClusterView) -> Vec<Change> {
     let mut out = Vec::new();
     raft::processes(before, after, &mut out);
     raft::transitions(before, after, &mut out);
+    voters::voters(before, after, &mut out);
     controller::controllers(before, after, &mut out);
     controller::brokers(before, after, &mut out);
     controller::topics(before, after, &mut out);

@@ -130,6 +130,11 @@ fn trigger(n: &NodeView, t: &LoggedTransition, after: &ClusterView) -> (KafkaRef
             "check quorum lost",
             "check quorum 실패",
         ),
+        TransitionCause::RemovedFromVoters => s(
+            kafka::RESIGN_REMOVED,
+            "removed itself from the voters; the removal committed",
+            "투표자에서 스스로를 뺐고, 그 변경이 커밋됨",
+        ),
         TransitionCause::VoteRequest => match (tr.from, tr.to) {
             (Some(Unattached), Unattached) => {
                 let v = n.voted_id.map_or("-".to_string(), |v| v.to_string());
@@ -346,12 +351,14 @@ fn writer(b: &BatchView) -> KafkaRef {
 }
 
 /// The batches the leader `n` appended in its own epoch since `b`, grouped by what wrote them
-/// (at most four groups of other writes, then the rest together).
+/// (at most four groups of other writes, then the rest together); a voter change's batch is
+/// left to [`super::voters`].
 fn appended(b: &NodeView, n: &NodeView, out: &mut Vec<Change>) {
     let new: Vec<&BatchView> = n
         .batches
         .iter()
         .filter(|x| x.base_offset >= b.log_end_offset && x.epoch == n.epoch)
+        .filter(|x| !x.is_voter_change())
         .collect();
     let mut groups: Vec<(KafkaRef, Vec<&BatchView>)> = Vec::new();
     for x in new {

@@ -1,6 +1,11 @@
-//! Where things go in the drawing: its user units, the ring the nodes sit on ([`layout`]), how
-//! large the nodes are drawn ([`Geometry`]) and the segment a link runs along between two nodes'
-//! outlines.
+//! Where things go in the drawing: its user units, the ring the nodes sit on ([`layout`]), the
+//! column of observing controllers apart from it, how large the nodes are drawn ([`Geometry`])
+//! and the segment a link runs along between two nodes' outlines.
+//!
+//! The ring holds the voters (and the brokers, as before): a controller that is not a voter
+//! (KIP-853: formatted `--no-initial-controllers`, or removed) stands apart, in a column on the
+//! right; the ring then keeps the rest of the width. Without such a controller the drawing is
+//! laid out as it always was.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::f64::consts::PI;
@@ -55,12 +60,35 @@ fn outer_radius(broker_only: bool) -> f64 {
     }
 }
 
+/// The width of one column of observing controllers (a node, its arcs and its caption).
+pub(super) const OBSERVER_COLUMN_W: f64 = 190.0;
+/// The room above the observers' column for its heading.
+pub(super) const OBSERVER_HEAD_H: f64 = 40.0;
+/// At most this many observers one above the other in a column.
+const OBSERVERS_PER_COLUMN: usize = 3;
+/// How far the ring's widest nodes stay from the sides of its part of the drawing.
+const RING_SIDE: f64 = WIDTH / 2.0 - RING_RX;
+
+/// Where each node is drawn: on the ring, or (a controller that is not a voter) apart.
+pub(super) fn on_ring(n: &NodeView) -> bool {
+    n.is_voter || !n.roles.has_controller()
+}
+
+/// Where nodes go: (x, y, caption direction) by node id.
+pub type Placed = BTreeMap<i32, (f64, f64, f64)>;
+
 /// The ring: where each node sits (by node id) and which way its caption goes (-1 up for a node
 /// in the upper half, 1 down for the rest, so that two nodes one above the other on a side keep
 /// their captions apart). The nodes go evenly around an ellipse, the first at the top, as tall as
 /// the captions of the top and bottom nodes let it be; one node alone sits in the middle, two
 /// side by side.
-pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> BTreeMap<i32, (f64, f64, f64)> {
+pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> Placed {
+    ring(nodes, partitions, CENTER_X, RING_RX).0
+}
+
+/// The ring of `nodes` centred on `cx`, `rx` wide each side, with its centre's height and its
+/// height each side: (where, cy, ry).
+fn ring(nodes: &[NodeView], partitions: &[PartitionView], cx: f64, rx: f64) -> (Placed, f64, f64) {
     let topics = |id: i32| {
         let mut t: Vec<&str> = partitions
             .iter()
@@ -72,13 +100,20 @@ pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> BTreeMap<i32,
     };
     let below = 1.0;
     match nodes {
-        [] => return BTreeMap::new(),
-        [one] => return BTreeMap::from([(one.id, (CENTER_X, CENTER_Y, below))]),
+        [] => return (BTreeMap::new(), CENTER_Y, 0.0),
+        [one] => {
+            return (
+                BTreeMap::from([(one.id, (cx, CENTER_Y, below))]),
+                CENTER_Y,
+                0.0,
+            )
+        }
         [a, b] => {
-            return BTreeMap::from([
-                (a.id, (CENTER_X - RING_RX * 0.6, CENTER_Y, below)),
-                (b.id, (CENTER_X + RING_RX * 0.6, CENTER_Y, below)),
-            ])
+            let at = BTreeMap::from([
+                (a.id, (cx - rx * 0.6, CENTER_Y, below)),
+                (b.id, (cx + rx * 0.6, CENTER_Y, below)),
+            ]);
+            return (at, CENTER_Y, 0.0);
         }
         _ => {}
     }
@@ -124,16 +159,39 @@ pub fn layout(nodes: &[NodeView], partitions: &[PartitionView]) -> BTreeMap<i32,
         }
         ry -= 4.0;
     };
-    nodes
+    let at = nodes
         .iter()
         .zip(&angles)
         .map(|(node, &a)| {
-            let x = CENTER_X + RING_RX * a.cos();
+            let x = cx + rx * a.cos();
             let y = cy + ry * a.sin();
             (node.id, (x, y, dir(a)))
         })
+        .collect();
+    (at, cy, ry)
+}
+
+/// The observing controllers' part of the drawing: its columns from `left` to the right edge,
+/// each node in its slot under the heading, its caption below it.
+fn observer_columns(apart: &[&NodeView], left: f64) -> Placed {
+    let columns = apart.len().div_ceil(OBSERVERS_PER_COLUMN).max(1);
+    let rows = apart.len().div_ceil(columns).max(1);
+    let slot = (HEIGHT - OBSERVER_HEAD_H - EDGE) / rows as f64;
+    apart
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let (col, row) = (i / rows, i % rows);
+            let x = left + OBSERVER_COLUMN_W * (col as f64 + 0.5);
+            // The node a little above its slot's middle: its caption goes below.
+            let y = OBSERVER_HEAD_H + slot * (row as f64 + 0.5) - CAPTION_LINE / 2.0;
+            (n.id, (x, y, 1.0))
+        })
         .collect()
 }
+
+/// The ring's outline when controllers stand apart: (cx, cy, rx, ry).
+pub(super) type RingOutline = (f64, f64, f64, f64);
 
 /// How far from a node's centre its outline is, in direction (ux, uy).
 fn edge_distance(broker: bool, ux: f64, uy: f64, s: f64) -> f64 {
@@ -192,12 +250,33 @@ pub(super) struct Geometry {
     /// The nodes' size: 1, or less when the ring is so crowded that neighbours' arcs would
     /// touch.
     pub(super) scale: f64,
+    /// The middle of the ring, where labels are pushed to.
+    pub(super) center: (f64, f64),
+    /// The left edge of the observing controllers' columns, when some stand apart.
+    pub(super) observers_left: Option<f64>,
+    /// The ring's outline, drawn when controllers stand apart.
+    pub(super) ring: Option<RingOutline>,
 }
 
 impl Geometry {
-    /// The geometry of `view`'s nodes.
+    /// The geometry of `view`'s nodes: the ring of voters and brokers, the controllers that
+    /// are not voters apart.
     pub(super) fn of(view: &ClusterView) -> Geometry {
-        let placed = layout(&view.nodes, &view.partitions);
+        let apart: Vec<&NodeView> = view.nodes.iter().filter(|n| !on_ring(n)).collect();
+        let (placed, center, observers_left, ring_outline) = if apart.is_empty() {
+            let placed = layout(&view.nodes, &view.partitions);
+            (placed, (CENTER_X, CENTER_Y), None, None)
+        } else {
+            let columns = apart.len().div_ceil(OBSERVERS_PER_COLUMN);
+            let left = WIDTH - OBSERVER_COLUMN_W * columns as f64;
+            let cx = left / 2.0;
+            let rx = (cx - RING_SIDE).max(NODE_RADIUS);
+            let ringed: Vec<NodeView> = view.nodes.iter().filter(|n| on_ring(n)).cloned().collect();
+            let (mut placed, cy, ry) = ring(&ringed, &view.partitions, cx, rx);
+            placed.extend(observer_columns(&apart, left));
+            let outline = (ringed.len() > 2).then_some((cx, cy, rx, ry));
+            (placed, (cx, CENTER_Y), Some(left), outline)
+        };
         let pos: BTreeMap<i32, (f64, f64)> = placed
             .iter()
             .map(|(id, &(x, y, _))| (*id, (x, y)))
@@ -225,6 +304,9 @@ impl Geometry {
         Geometry {
             pos,
             dir,
+            center,
+            observers_left,
+            ring: ring_outline,
             brokers: view
                 .nodes
                 .iter()

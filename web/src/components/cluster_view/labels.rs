@@ -4,15 +4,16 @@
 use kraft_core::view::{ClusterView, StateKind};
 
 use super::geometry::{
-    segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, CENTER_X, CENTER_Y,
-    LABEL_OFFSET, LANE_OFFSET, NODE_RADIUS, SESSION_RADIUS, TIMER_RADIUS,
+    segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, LABEL_OFFSET,
+    LANE_OFFSET, NODE_RADIUS, SESSION_RADIUS, TIMER_RADIUS,
 };
 use super::messages::{message_label, Drawn};
 
 /// A rectangle of the drawing: (left, top, right, bottom).
-type Rect = (f64, f64, f64, f64);
+pub(super) type Rect = (f64, f64, f64, f64);
 
-fn overlaps(a: Rect, b: Rect) -> bool {
+/// Whether two rectangles share some area.
+pub(super) fn overlaps(a: Rect, b: Rect) -> bool {
     a.0 < b.2 && a.2 > b.0 && a.1 < b.3 && a.3 > b.1
 }
 
@@ -25,7 +26,7 @@ pub(super) fn label_width(text: &str) -> f64 {
 const LABEL_HEIGHT: f64 = 28.0;
 
 /// What a label must not cover: every node's shape and the caption under it.
-fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
+pub(super) fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
     let s = geo.scale;
     view.nodes
         .iter()
@@ -54,14 +55,15 @@ fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
         .collect()
 }
 
-/// Where a link's label goes: the middle of the link, pushed towards the centre of the ring
-/// (where there are no nodes) until it covers no node, no caption and no label placed before;
+/// Where a link's label goes: the middle of the link, pushed towards `center`, the centre of the
+/// ring (where there are no nodes) until it covers no node, no caption and no label placed before;
 /// failing that, from a third of the way along the link, or pushed outwards. A label that can
 /// only go over another label is put there; one that can only go over a node is left out (the
 /// arrow stays, and the sequence tab names the message).
 fn label_position(
     (sx, sy): (f64, f64),
     (ex, ey): (f64, f64),
+    (cx, cy): (f64, f64),
     text: &str,
     avoid: &[Rect],
     placed: &[Rect],
@@ -73,11 +75,11 @@ fn label_position(
     let spots = [0.5, 0.35, 0.65].into_iter().flat_map(|t| {
         let (mx, my) = (sx + dx * t, sy + dy * t);
         let (mut nx, mut ny) = (-dy / len, dx / len);
-        if nx * (CENTER_X - mx) + ny * (CENTER_Y - my) < 0.0 {
+        if nx * (cx - mx) + ny * (cy - my) < 0.0 {
             (nx, ny) = (-nx, -ny);
         }
         // A link through the centre: push along the ring's vertical instead.
-        if (CENTER_X - mx).hypot(CENTER_Y - my) < 30.0 {
+        if (cx - mx).hypot(cy - my) < 30.0 {
             (nx, ny) = (0.0, -1.0);
         }
         [1.0, -1.0].into_iter().flat_map(move |side| {
@@ -97,13 +99,13 @@ fn label_position(
 }
 
 /// Where each labelled message's label goes (`None` for a message without one), placed one after
-/// the other in the order of `messages`.
+/// the other in the order of `messages`, clear of the nodes and captions (`avoid`, see
+/// [`obstacles`]).
 pub(super) fn label_spots(
-    view: &ClusterView,
     geo: &Geometry,
     messages: &[(Drawn, bool)],
+    avoid: &[Rect],
 ) -> Vec<Option<(f64, f64)>> {
-    let avoid = obstacles(view, geo);
     let mut placed: Vec<Rect> = Vec::new();
     messages
         .iter()
@@ -115,8 +117,9 @@ pub(super) fn label_spots(
             let (x, y, r) = label_position(
                 (sx, sy),
                 (ex, ey),
+                geo.center,
                 &message_label(d.m.kind),
-                &avoid,
+                avoid,
                 &placed,
             )?;
             placed.push(r);

@@ -30,6 +30,7 @@ mod menu;
 mod messages;
 mod node;
 mod partitions;
+mod quorum;
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -41,11 +42,12 @@ pub use timers::timer_fraction;
 
 use cuts::{cuts, draw_cut};
 use geometry::{Geometry, HEIGHT, WIDTH};
-use labels::label_spots;
+use labels::{label_spots, obstacles};
 use legend::legend;
 use menu::node_menu;
 use messages::draw_message;
 use node::draw_nodes;
+use quorum::{draw_majority, draw_quorum_area, heading_rect, majority_spot, majority_text};
 use timers::draw_timers;
 use traffic::{draw_link, traffic};
 
@@ -144,8 +146,15 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
         .copied()
         .collect();
     let traffic = traffic(view, &labels);
+    // The majority's line in a corner the nodes leave free; the messages' labels clear of it,
+    // of the observers' heading, of the nodes and of their captions.
+    let qt = crate::i18n::QuorumText::of(crate::i18n::use_lang());
+    let mut avoid = obstacles(view, &geo);
+    let majority = majority_text(view, qt);
+    let spot = majority_spot(&majority, &geo, &avoid);
+    avoid.extend(std::iter::once(spot.3).chain(heading_rect(&geo)));
     // Where each labelled message's label goes, placed one after the other.
-    let label_spots = label_spots(view, &geo, &traffic.messages);
+    let label_spots = label_spots(&geo, &traffic.messages, &avoid);
     // Pairs cut both ways, and one way only.
     let cuts = cuts(view);
     html! {
@@ -153,12 +162,14 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                  data-focus={props.focus.map(|f| f.to_string()).unwrap_or_default()}>
           <div class="cluster-stage">
             <svg id="cluster" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="img"
-                 preserveAspectRatio="xMidYMid meet" data-clock-ms={format!("{clock:.1}")}>
+                 preserveAspectRatio="xMidYMid meet" data-clock-ms={format!("{clock:.1}")}
+                 data-voters={view.quorum.voters.len().to_string()} data-majority={view.quorum.majority.to_string()}>
                 <defs>
                     <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
                     </marker>
                 </defs>
+                { draw_quorum_area(&geo, qt) }
                 <g class="links" id="links" data-count={traffic.links.len().to_string()}>
                     { for traffic.links.iter().map(|&(from, to, class, failed)| draw_link(from, to, class, failed, &geo)) }
                 </g>
@@ -171,6 +182,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                     { for traffic.messages.iter().zip(label_spots.iter()).map(|((d, _), at)| draw_message(d, clock, &geo, *at)) }
                 </g>
                 { draw_nodes(props, &geo, &fenced, &on_open, &on_close) }
+                { draw_majority(view, &majority, spot, qt) }
             </svg>
             if let Some(node) = open {
                 { node_menu(view, node, &props.on_action, on_close.clone(), t.heal) }

@@ -9,7 +9,7 @@ use kraft_core::view::{NodeView, PartitionView, ProcessState, StateKind};
 use yew::prelude::*;
 
 use super::geometry::{
-    fmt, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, NODE_RADIUS,
+    fmt, on_ring, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, NODE_RADIUS,
     SESSION_RADIUS, TIMER_RADIUS, WIDTH,
 };
 use super::labels::label_width;
@@ -120,6 +120,7 @@ fn draw_node(
            data-voted-id={node.voted_id.map(|v| v.to_string()).unwrap_or_default()}
            data-fenced={look.fenced.map(|f| f.to_string()).unwrap_or_default()}
            data-state-text={state.clone()} data-focused={look.focused.then_some("true")}
+           data-voter={node.is_voter.to_string()} data-observer={(!on_ring(node)).then_some("true")}
            onclick={onclick} onkeydown={onkeydown} tabindex="0" role="button"
            aria-label={format!("node {id}: open its menu")}>
             <title>{ node_title(node) }</title>
@@ -152,7 +153,8 @@ fn node_keys(id: i32, on_open: &Callback<i32>, on_close: &Callback<()>) -> Callb
     })
 }
 
-/// A node's CSS classes: its role, broker or combined, and how the stage shows it.
+/// A node's CSS classes: its role, broker or combined, a controller observing apart from the
+/// voters, and how the stage shows it.
 fn node_class(node: &NodeView, look: &NodeLook) -> Classes {
     let broker_only = !node.roles.has_controller();
     let combined = node.roles.has_broker() && !broker_only;
@@ -161,6 +163,7 @@ fn node_class(node: &NodeView, look: &NodeLook) -> Classes {
         "node",
         role_class(node),
         broker_only.then_some("broker"),
+        (!on_ring(node)).then_some("observer"),
         combined.then_some("combined"),
         look.selected.then_some("selected"),
         look.dim.then_some("dim"),

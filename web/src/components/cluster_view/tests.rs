@@ -73,3 +73,98 @@ fn chatter_becomes_links_and_each_link_has_one_label() {
     assert!(t.links.is_empty());
     assert_eq!(t.messages.len(), 5);
 }
+
+/// The console's auto-join cluster (101 `--standalone`, 102 and 103 add themselves) after
+/// `ms` of virtual time.
+fn auto_join(ms: &str) -> kraft_core::view::ClusterView {
+    let mut c = kraft_core::lesson::Console::new();
+    c.exec("set controller.quorum.auto.join.enable=true")
+        .unwrap();
+    c.exec("cluster controllers=101,102,103 brokers=1 quorum=standalone seed=11")
+        .unwrap();
+    c.exec(&format!("sleep {ms}")).unwrap();
+    c.world.as_ref().unwrap().view()
+}
+
+/// The nodes' shapes and captions (what labels avoid) of `view`, after checking that none
+/// covers another and all are inside the drawing.
+fn nodes_apart(
+    view: &kraft_core::view::ClusterView,
+    geo: &super::geometry::Geometry,
+    what: &str,
+) -> Vec<super::labels::Rect> {
+    use super::geometry::{HEIGHT, WIDTH};
+    use super::labels::{obstacles, overlaps};
+    let avoid = obstacles(view, geo);
+    for (i, a) in avoid.iter().enumerate() {
+        for b in &avoid[i + 1..] {
+            assert!(!overlaps(*a, *b), "{what}: {a:?} and {b:?} overlap");
+        }
+        let inside = a.0 >= 0.0 && a.2 <= WIDTH && a.1 >= 0.0 && a.3 <= HEIGHT;
+        assert!(inside, "{what}: {a:?} leaves the drawing");
+    }
+    avoid
+}
+
+#[test]
+fn controllers_that_are_not_voters_stand_apart_and_nothing_overlaps() {
+    use super::geometry::{Geometry, HEIGHT, WIDTH};
+    use super::labels::overlaps;
+    use super::quorum::{heading_rect, majority_spot, majority_text};
+    let t = crate::i18n::QuorumText::of(crate::i18n::Lang::En);
+    for (ms, voters, apart) in [
+        ("1s", vec![101], vec![102, 103]),
+        ("30s", vec![101, 102, 103], vec![]),
+    ] {
+        let view = auto_join(ms);
+        assert_eq!(view.quorum.voters, voters, "after {ms}");
+        let geo = Geometry::of(&view);
+        let left = geo.observers_left;
+        assert_eq!(left.is_some(), !apart.is_empty());
+        for n in &view.nodes {
+            let (x, y) = geo.pos[&n.id];
+            assert!((0.0..=WIDTH).contains(&x) && (0.0..=HEIGHT).contains(&y));
+            if let Some(left) = left {
+                assert_eq!(x > left, apart.contains(&n.id), "node {} at x {x}", n.id);
+            }
+        }
+        let avoid = nodes_apart(&view, &geo, ms);
+        let text = majority_text(&view, t);
+        assert_eq!(
+            text,
+            format!("majority {} of {}", voters.len() / 2 + 1, voters.len())
+        );
+        let (_, _, _, spot) = majority_spot(&text, &geo, &avoid);
+        assert!(
+            avoid.iter().all(|o| !overlaps(spot, *o)),
+            "the majority covers a node"
+        );
+        if let Some(h) = heading_rect(&geo) {
+            assert!(
+                avoid.iter().all(|o| !overlaps(h, *o)),
+                "the heading covers a node"
+            );
+            assert!(!overlaps(h, spot));
+        }
+    }
+}
+
+#[test]
+fn many_observing_controllers_fit_in_columns() {
+    use super::geometry::Geometry;
+    for (controllers, brokers, apart) in [
+        ("101,102,103,104", "1", 3),
+        ("101,102,103,104,105", "1,2", 4),
+    ] {
+        let mut c = kraft_core::lesson::Console::new();
+        c.exec(&format!(
+            "cluster controllers={controllers} brokers={brokers} quorum=standalone seed=5"
+        ))
+        .unwrap();
+        c.exec("sleep 2s").unwrap();
+        let view = c.world.as_ref().unwrap().view();
+        assert_eq!(view.quorum.observer_controllers.len(), apart);
+        let geo = Geometry::of(&view);
+        nodes_apart(&view, &geo, controllers);
+    }
+}

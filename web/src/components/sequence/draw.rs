@@ -19,7 +19,7 @@ pub enum Picked {
 }
 
 /// The message classes that get an arrowhead of their colour.
-pub const CLASSES: [&str; 10] = [
+pub const CLASSES: [&str; 11] = [
     "msg-vote",
     "msg-prevote",
     "msg-begin",
@@ -29,6 +29,7 @@ pub const CLASSES: [&str; 10] = [
     "msg-heartbeat",
     "msg-alter",
     "msg-replica",
+    "msg-voters",
     "msg-other",
 ];
 

@@ -16,7 +16,7 @@ const LANE_PX: f64 = 150.0;
 const HEAD_PX: f64 = 36.0;
 
 /// The file's style: the page's light theme.
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 text{font:600 16px system-ui,sans-serif;fill:#000}\
 .lane line{stroke:#7a8599;stroke-width:2}\
 .down{stroke:#c1002b;stroke-width:4;stroke-dasharray:2 6}\
@@ -29,7 +29,7 @@ text{font:600 16px system-ui,sans-serif;fill:#000}\
 .chip rect{fill:#fff;stroke:#4a5568;stroke-width:2}.chip text{font-weight:700}\
 .msg-vote{color:#b34700}.msg-prevote{color:#6b6b00}.msg-begin{color:#6a1fa8}.msg-end{color:#b0005f}\
 .msg-fetch{color:#005f8a}.msg-snapshot{color:#00736a}.msg-heartbeat{color:#11703a}\
-.msg-alter{color:#b0005f}.msg-replica{color:#1f4e9a}.msg-other{color:#333a45}\
+.msg-alter{color:#b0005f}.msg-replica{color:#1f4e9a}.msg-voters{color:#8a5a00}.msg-other{color:#333a45}\
 .role-leader rect{stroke:#8a6300;fill:#fff1c2}.role-candidate rect{stroke:#b34700;fill:#ffe1cc}\
 .role-prospective rect{stroke:#6b6b00}.role-follower rect{stroke:#005f8a}.role-resigned rect{stroke:#6a1fa8}\
 .proc-kill rect{stroke:#c1002b;fill:#ffe3e8}.proc-stop rect{stroke:#4a5568}.proc-start rect{stroke:#11703a}";

@@ -36,10 +36,25 @@ impl State {
     }
 }
 
-/// The arrow's label: a request by its API and epoch (`PreVote e1`); a response (a dashed
-/// arrow of its request's colour) as `✓` (a vote granted, no error) or `✗` (refused, or its
-/// error: `✗ NOT_LEADER_OR_FOLLOWER`); a failed request by its API.
+/// The voter a voter change's request is about (KIP-853: AddRaftVoter, RemoveRaftVoter,
+/// UpdateRaftVoter carry it as `voter`, read as the message's `replica_id`).
+fn changed_voter(api: ApiKeys, f: &MessageFields) -> Option<i32> {
+    matches!(
+        api,
+        ApiKeys::AddRaftVoter | ApiKeys::RemoveRaftVoter | ApiKeys::UpdateRaftVoter
+    )
+    .then_some(f.replica_id)
+    .flatten()
+}
+
+/// The arrow's label: a request by its API and epoch (`PreVote e1`), a voter change by its API
+/// and voter (`AddRaftVoter 103`); a response (a dashed arrow of its request's colour) as `✓`
+/// (a vote granted, no error) or `✗` (refused, or its error: `✗ NOT_LEADER_OR_FOLLOWER`); a
+/// failed request by its API.
 pub fn arrow_label(api: ApiKeys, direction: Direction, f: &MessageFields) -> String {
+    if let (Direction::Request, Some(v)) = (direction, changed_voter(api, f)) {
+        return format!("{} {v}", api.name());
+    }
     match direction {
         Direction::Request => match f.epoch {
             Some(e) => format!("{} e{e}", api.name()),
@@ -54,9 +69,12 @@ pub fn arrow_label(api: ApiKeys, direction: Direction, f: &MessageFields) -> Str
     }
 }
 
-/// The label in Mermaid: `PreVote (epoch 1)`, `Vote response (granted)`,
-/// `BeginQuorumEpoch response`, `Vote (no answer)`.
+/// The label in Mermaid: `PreVote (epoch 1)`, `AddRaftVoter (voter 103)`, `Vote response
+/// (granted)`, `BeginQuorumEpoch response`, `Vote (no answer)`.
 pub fn mermaid_label(api: ApiKeys, direction: Direction, f: &MessageFields) -> String {
+    if let (Direction::Request, Some(v)) = (direction, changed_voter(api, f)) {
+        return format!("{} (voter {v})", api.name());
+    }
     let api = api.name();
     match direction {
         Direction::Request => match f.epoch {
@@ -142,6 +160,46 @@ mod tests {
         assert_eq!(
             mermaid_label(ApiKeys::Vote, Direction::Failed, &failed),
             "Vote (no answer)"
+        );
+    }
+
+    #[test]
+    fn a_voter_change_says_which_voter() {
+        let add = MessageFields {
+            replica_id: Some(103),
+            ..Default::default()
+        };
+        assert_eq!(
+            arrow_label(ApiKeys::AddRaftVoter, Direction::Request, &add),
+            "AddRaftVoter 103"
+        );
+        assert_eq!(
+            mermaid_label(ApiKeys::RemoveRaftVoter, Direction::Request, &add),
+            "RemoveRaftVoter (voter 103)"
+        );
+        let update = MessageFields {
+            epoch: Some(3),
+            ..add
+        };
+        assert_eq!(
+            arrow_label(ApiKeys::UpdateRaftVoter, Direction::Request, &update),
+            "UpdateRaftVoter 103"
+        );
+        let ok = MessageFields {
+            error: Some("NONE"),
+            ..Default::default()
+        };
+        assert_eq!(
+            arrow_label(ApiKeys::AddRaftVoter, Direction::Response, &ok),
+            "✓"
+        );
+        assert_eq!(
+            arrow_label(
+                ApiKeys::ApiVersions,
+                Direction::Request,
+                &MessageFields::default()
+            ),
+            "ApiVersions"
         );
     }
 }

@@ -17,6 +17,10 @@ pub const LOOP_EM: f64 = 1.6;
 const LABEL_H: f64 = 0.95;
 /// How much room a label keeps on each side from chips and other labels (em).
 const MARGIN_EM: f64 = 0.35;
+/// How much room a label keeps above and below (em): a label's text reaches about 1.15 em
+/// from top to bottom on the page, more than [`LABEL_H`], so two labels stacked without it
+/// touch.
+const MARGIN_Y_EM: f64 = 0.12;
 /// The spots tried: (fraction of the arrow, above the line).
 const SPOTS: [(f64, bool); 14] = [
     (0.5, true),
@@ -163,16 +167,23 @@ pub fn place_labels(
         };
         for (k, r) in candidates.into_iter().enumerate() {
             // A margin around the label: the page's font is not exactly CHAR_EM wide.
-            let padded = (r.0 - MARGIN_EM, r.1, r.2 + MARGIN_EM, r.3);
+            let padded = (
+                r.0 - MARGIN_EM,
+                r.1 - MARGIN_Y_EM,
+                r.2 + MARGIN_EM,
+                r.3 + MARGIN_Y_EM,
+            );
             let covered: f64 = taken.iter().map(|b| overlap(b, &padded)).sum();
             let crossed = lines
                 .iter()
                 .enumerate()
                 .filter(|&(j, &(p, q))| j != i && crosses(p, q, &r))
                 .count();
+            // Above the diagram's top (an arrow on its first row) a label is not drawn at all.
+            let cut = (-r.1).max(0.0) * lw;
             // Text under text is unreadable; a line through a label is not: covering costs far
             // more than crossing, and crossing more than a spot further down the list.
-            let cost = covered * 400.0 + crossed as f64 * 3.0 + k as f64 * 0.5;
+            let cost = (covered + cut) * 400.0 + crossed as f64 * 3.0 + k as f64 * 0.5;
             if best.as_ref().is_none_or(|b| cost < b.0) {
                 best = Some((cost, (r.0 + r.2) / 2.0, r.3 - 0.22, r));
             }

@@ -228,3 +228,72 @@ fn no_label_lies_under_a_chip_or_another_label_on_the_projector() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// The console's auto-join cluster just after 102 added itself (about 9.9 s in).
+fn when_102_joins() -> ClusterView {
+    let mut c = Console::new();
+    for line in [
+        "set controller.quorum.auto.join.enable=true",
+        "cluster controllers=101,102,103 brokers=1 quorum=standalone seed=11",
+        "sleep 10s",
+    ] {
+        c.exec(line).expect(line);
+    }
+    c.world.as_ref().expect("a world").view()
+}
+
+#[test]
+fn a_controller_joining_draws_its_voter_change_and_api_versions() {
+    let view = when_102_joins();
+    let hidden = hidden();
+    let range = Window::default().range(&view.sequence, &hidden, view.now_ms);
+    let fit = Fit {
+        height_em: 15.1,
+        width_em: 32.3,
+    };
+    let d = diagram(&view, &hidden, range, fit);
+    let drawn: Vec<(&str, &str, bool)> = d
+        .arrows
+        .iter()
+        .map(|a| (a.label.as_str(), a.class, a.label_at.is_some()))
+        .collect();
+    assert!(
+        drawn.contains(&("AddRaftVoter 102", "msg-voters", true)),
+        "{drawn:?}"
+    );
+    assert!(
+        drawn.contains(&("ApiVersions", "msg-other", true)),
+        "{drawn:?}"
+    );
+    assert!(d
+        .arrows
+        .iter()
+        .all(|a| super::draw::CLASSES.contains(&a.class)));
+    let text = mermaid(&d);
+    assert!(
+        text.contains("C102->>C101: AddRaftVoter (voter 102)"),
+        "{text}"
+    );
+    let mut bad = Vec::new();
+    for w in [32.3, 38.0, 50.0] {
+        for h in [12.0, 15.1, 24.0] {
+            let o = overlaps_at(&view, w, h);
+            if !o.is_empty() {
+                bad.push(format!("{w}x{h} em: {o:?}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn every_message_class_has_its_arrowhead_and_its_colour_in_the_svg_file() {
+    for api in ApiKeys::ALL {
+        let class = crate::components::cluster_view::message_class(*api);
+        assert!(super::draw::CLASSES.contains(&class), "{class}");
+        assert!(
+            super::export::STYLE.contains(&format!(".{class}{{")),
+            "{class}"
+        );
+    }
+}
