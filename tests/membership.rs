@@ -216,6 +216,15 @@ fn with_auto_join_observing_controllers_add_themselves() {
     for id in [102, 103] {
         assert!(w.node(id).unwrap().raft.as_ref().unwrap().quorum.is_voter());
     }
+    // One voter counts no fetches for check quorum, yet any fetch resets its timer
+    // (LeaderState.updateReplicaState -> updateCheckQuorumForFollowingVoter, LeaderState.java:
+    // 810, 251-267): grown to two voters, the leader does not resign on a stale timer.
+    assert_eq!(w.leader(), Some((101, 1)));
+    let resigned = w.nodes().flat_map(|n| n.log.lines()).any(|l| {
+        l.message
+            .starts_with("Did not receive fetch request from the majority")
+    });
+    assert!(!resigned, "a leader resigned on check quorum");
 }
 
 #[test]

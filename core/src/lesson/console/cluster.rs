@@ -73,10 +73,13 @@ impl Console {
                 "tick.ms" => self.tick_ms = n as u64,
                 "command.max.ms" => self.max_command_ms = n as u64,
                 "command.max.events" => self.max_command_events = n as u64,
+                // Read when the cluster starts: kept for the next `cluster` (free play always
+                // has one running, so a refusal could not be followed).
                 _ if self.world.is_some() => {
-                    return Err(format!(
-                        "{k} takes effect at start: put `set` before `cluster`"
-                    ))
+                    notes.push(format!(
+                        "{k}={v} takes effect when a cluster starts: the running cluster keeps its value, the next `cluster` gets {v}"
+                    ));
+                    self.settings.insert(k, n);
                 }
                 _ => {
                     self.settings.insert(k, n);

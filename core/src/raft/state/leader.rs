@@ -300,11 +300,14 @@ impl LeaderState {
         state.last_fetch_ms = Some(now_ms);
         state.last_fetch_leader_end_offset = Some(leader_end_offset);
         state.has_acknowledged_leader = true;
+        // updateCheckQuorumForFollowingVoter runs for every replica (LeaderState.java:810):
+        // only a voter is counted, but with one voter (a majority of zero others) any
+        // observer's fetch resets the timer, so a set grown from one voter starts it fresh.
+        if is_voter && key.id != self.local.id {
+            self.fetched_voters.insert(key.id);
+        }
+        self.maybe_reset_check_quorum(now_ms);
         if is_voter {
-            if key.id != self.local.id {
-                self.fetched_voters.insert(key.id);
-                self.maybe_reset_check_quorum(now_ms);
-            }
             self.maybe_update_high_watermark()
         } else {
             None
@@ -316,8 +319,8 @@ impl LeaderState {
     pub fn update_check_quorum_for_following_voter(&mut self, id: i32, now_ms: u64) {
         if self.voter_states.contains_key(&id) && id != self.local.id {
             self.fetched_voters.insert(id);
-            self.maybe_reset_check_quorum(now_ms);
         }
+        self.maybe_reset_check_quorum(now_ms);
     }
 
     /// The fetched voters that reset check quorum (LeaderState.updateCheckQuorumForFollowingVoter):
