@@ -35,6 +35,11 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "13-rule-revert-on-renounce",
     "14-rule-snapshot-after-replay",
     "15-rule-loader-catch-up",
+    "16-grow-quorum",
+    "17-remove-leader",
+    "18-majorities",
+    "19-static-to-dynamic",
+    "20-rule-single-voter-change",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.

@@ -11,7 +11,8 @@
 //! Facts: `leader`, `epoch` (the Raft leader and its epoch, `none` without one), `active` (the
 //! active controller), `state(N)` (node N's Raft state, or its process state), `fenced(N)`
 //! (`yes`/`no`: the active controller has broker N fenced), `hw-moves` (`yes`/`no`: the
-//! leader's high watermark after the step is past the one before it).
+//! leader's high watermark after the step is past the one before it), `voters` (how many
+//! voters the set in force has, KIP-853), `voter(N)` (`yes`/`no`: node N is one of them).
 
 use std::fmt;
 
@@ -33,6 +34,10 @@ pub enum Fact {
     Fenced(i32),
     /// Whether the leader's high watermark moves during the step.
     HwMoves,
+    /// How many voters the voter set in force has (KIP-853: it changes).
+    Voters,
+    /// Whether node N is a voter of the set in force.
+    Voter(i32),
 }
 
 /// A question to the room on a step, with its choices.
@@ -45,6 +50,9 @@ pub struct Quiz {
     /// The question, per language (`#quiz-ko:`, `#quiz-en:`, `#quiz:`).
     pub question: Vec<Narration>,
 }
+
+/// The facts, as an error lists them.
+const FACTS: &str = "leader, epoch, active, state(N), fenced(N), hw-moves, voters, voter(N)";
 
 /// How a quiz line starts.
 pub const QUIZ: &str = "quiz ";
@@ -60,6 +68,8 @@ impl fmt::Display for Fact {
             Fact::State(n) => write!(f, "state({n})"),
             Fact::Fenced(n) => write!(f, "fenced({n})"),
             Fact::HwMoves => write!(f, "hw-moves"),
+            Fact::Voters => write!(f, "voters"),
+            Fact::Voter(n) => write!(f, "voter({n})"),
         }
     }
 }
@@ -94,14 +104,16 @@ impl Fact {
             "epoch" => Fact::Epoch,
             "active" => Fact::Active,
             "hw-moves" => Fact::HwMoves,
-            w => match (node_in(w, "state"), node_in(w, "fenced")) {
-                (Some(n), _) => Fact::State(n?),
-                (_, Some(n)) => Fact::Fenced(n?),
-                _ => {
-                    return Err(format!(
-                        "unknown fact '{w}' (leader, epoch, active, state(N), fenced(N), hw-moves)"
-                    ))
-                }
+            "voters" => Fact::Voters,
+            w => match (
+                node_in(w, "state"),
+                node_in(w, "fenced"),
+                node_in(w, "voter"),
+            ) {
+                (Some(n), _, _) => Fact::State(n?),
+                (_, Some(n), _) => Fact::Fenced(n?),
+                (_, _, Some(n)) => Fact::Voter(n?),
+                _ => return Err(format!("unknown fact '{w}' ({FACTS})")),
             },
         };
         Ok(fact)
@@ -110,7 +122,7 @@ impl Fact {
     /// The node the fact names, if any (it must exist once the step ran).
     pub fn node(&self) -> Option<i32> {
         match self {
-            Fact::State(n) | Fact::Fenced(n) => Some(*n),
+            Fact::State(n) | Fact::Fenced(n) | Fact::Voter(n) => Some(*n),
             _ => None,
         }
     }
@@ -134,6 +146,8 @@ impl Fact {
             })),
             Fact::Fenced(id) => yes_no(w.active_registration(*id).is_some_and(|b| b.record.fenced)),
             Fact::HwMoves => yes_no(leader_hw(w) > before),
+            Fact::Voters => w.voter_set().len().to_string(),
+            Fact::Voter(id) => yes_no(w.voter_set().contains_id(*id)),
         }
     }
 }
@@ -148,7 +162,7 @@ impl Quiz {
     /// Parses a `quiz FACT choices=A,B,...` line; `Err` with the 1-based column and what is
     /// wrong.
     pub fn parse(line: &str) -> Result<Quiz, (usize, String)> {
-        let usage = "a quiz is `quiz FACT choices=A,B,C` (FACT: leader, epoch, active, state(N), fenced(N), hw-moves)";
+        let usage = format!("a quiz is `quiz FACT choices=A,B,C` (FACT: {FACTS})");
         let rest = line
             .strip_prefix(QUIZ)
             .ok_or((1, format!("not a quiz line: {usage}")))?;

@@ -78,17 +78,17 @@ impl Console {
         Ok(out.join("\n"))
     }
 
-    /// `records NODE [since=MARK] [all]`: the metadata records in NODE's log as `offset N {json}`
-    /// (NoOpRecords left out unless `all`), written at or after MARK.
+    /// `records NODE [since=MARK] [all] [control]`: the metadata records in NODE's log as
+    /// `offset N {json}` (NoOpRecords left out unless `all`; the control records, LeaderChange,
+    /// KRaftVersion and KRaftVoters, only with `control`), written at or after MARK.
     pub(super) fn records(&mut self, call: &Call) -> Result<String, String> {
         let args = call.args;
-        let id_text = args
-            .first()
-            .ok_or("usage: records NODE [since=MARK] [all]")?
-            .clone();
+        let usage = "usage: records NODE [since=MARK] [all] [control]";
+        let id_text = args.first().ok_or(usage)?.clone();
         let id = self.node_id(&id_text)?;
         let mut since = 0;
         let mut all = false;
+        let mut control = false;
         for a in &args[1..] {
             if let Some(m) = a.strip_prefix("since=") {
                 since = *self
@@ -97,8 +97,12 @@ impl Console {
                     .ok_or_else(|| format!("no mark '{m}' (set one with `mark {m}`)"))?;
             } else if a == "all" {
                 all = true;
+            } else if a == "control" {
+                control = true;
             } else {
-                return Err(format!("records: unknown argument '{a}' (since=MARK, all)"));
+                return Err(format!(
+                    "records: unknown argument '{a}' (since=MARK, all, control)"
+                ));
             }
         }
         let w = self.world()?;
@@ -107,17 +111,18 @@ impl Console {
         for b in log
             .batches()
             .iter()
-            .filter(|b| !b.is_control && b.create_time_ms >= since)
+            .filter(|b| (control || !b.is_control) && b.create_time_ms >= since)
         {
             for (i, r) in b.records.iter().enumerate() {
-                if let crate::raft::batch::Record::Metadata(m) = r {
-                    if all || m.type_name() != "NO_OP_RECORD" {
-                        out.push(format!(
-                            "offset {} {}",
-                            b.base_offset + i as i64,
-                            m.to_json()
-                        ));
+                let offset = b.base_offset + i as i64;
+                match r {
+                    crate::raft::batch::Record::Metadata(m) => {
+                        if all || m.type_name() != "NO_OP_RECORD" {
+                            out.push(format!("offset {offset} {}", m.to_json()));
+                        }
                     }
+                    // LeaderChange, KRaftVersion, KRaftVoters as kafka-dump-log prints them.
+                    r => out.push(format!("offset {offset}{}", r.dump_suffix())),
                 }
             }
         }

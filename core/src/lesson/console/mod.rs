@@ -116,7 +116,7 @@ partition 101 | 102,103       cut the network into groups (adds to earlier cuts)
 drop from=N to=N kind=FetchRequest | drop rate=0.1   lose messages
 status                        every node: role, state, epoch, leader, LEO, HW
 mark NAME / transitions N [after=NAME]   a node's Raft transitions since a mark
-records N [since=NAME] / record-types N / controller N   the metadata log and the controller
+records N [since=NAME] [control] / record-types N / controller N   the metadata log and the controller
 expect leader=102 epoch=2 state(103)=Follower fenced(1)=no   check facts
 timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (example 3)
 kafka-metadata-quorum.sh, kafka-storage.sh, kafka-features.sh, kafka-topics.sh, kafka-configs.sh,
