@@ -4,8 +4,8 @@
 use kraft_core::view::{ClusterView, StateKind};
 
 use super::geometry::{
-    segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, LABEL_OFFSET,
-    LANE_OFFSET, NODE_RADIUS, SESSION_RADIUS, TIMER_RADIUS,
+    segment, Geometry, BROKER_HALF_H, BROKER_HALF_W, CAPTION_GAP, CAPTION_LINE, HEIGHT,
+    LABEL_OFFSET, LANE_OFFSET, NODE_RADIUS, SESSION_RADIUS, TIMER_RADIUS, WIDTH,
 };
 use super::messages::{message_label, Drawn};
 
@@ -57,9 +57,10 @@ pub(super) fn obstacles(view: &ClusterView, geo: &Geometry) -> Vec<Rect> {
 
 /// Where a link's label goes: the middle of the link, pushed towards `center`, the centre of the
 /// ring (where there are no nodes) until it covers no node, no caption and no label placed before;
-/// failing that, from a third of the way along the link, or pushed outwards. A label that can
-/// only go over another label is put there; one that can only go over a node is left out (the
-/// arrow stays, and the sequence tab names the message).
+/// failing that, from a third of the way along the link, or pushed outwards; always wholly
+/// inside the drawing. A label that can only go over another label is put there; one that can
+/// only go over a node or past the edge is left out (the arrow stays, and the sequence tab
+/// names the message).
 fn label_position(
     (sx, sy): (f64, f64),
     (ex, ey): (f64, f64),
@@ -89,7 +90,12 @@ fn label_position(
             })
         })
     });
-    let spots: Vec<(f64, f64, Rect)> = spots.map(|(x, y)| (x, y, rect_at(x, y))).collect();
+    // Only spots wholly inside the drawing: a label at its edge would be cut off.
+    let inside = |r: &Rect| r.0 >= 2.0 && r.1 >= 2.0 && r.2 <= WIDTH - 2.0 && r.3 <= HEIGHT - 2.0;
+    let spots: Vec<(f64, f64, Rect)> = spots
+        .map(|(x, y)| (x, y, rect_at(x, y)))
+        .filter(|(_, _, r)| inside(r))
+        .collect();
     let clear = |r: &Rect, others: &[Rect]| !others.iter().any(|o| overlaps(*r, *o));
     spots
         .iter()
