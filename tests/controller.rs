@@ -373,11 +373,12 @@ fn a_frozen_broker_is_fenced_after_its_session_times_out_and_unfenced_when_thawe
     assert!(unfenced);
 }
 
-/// The other way out of the ISR: the leader shrinks it when a follower stops fetching for
-/// replica.lag.time.max.ms (30 s), while the follower's heartbeats keep it unfenced; when its
-/// fetches come back the leader adds it again. Both through AlterPartition.
+/// An idle partition's follower that stops fetching stays in the ISR: with nothing produced
+/// its end offset is the leader's, and `isCaughtUp` (ReplicaState.java:62-67) holds at the
+/// leader's LEO whatever the time since its last fetch. The shrink after
+/// replica.lag.time.max.ms needs writes behind it (tests/data_plane.rs shows it).
 #[test]
-fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
+fn an_idle_partitions_follower_that_stops_fetching_stays_in_the_isr() {
     let mut w = world(4, &[100], &[1, 2, 3]);
     let mut c = InvariantChecker::new();
     run_checked(&mut w, &mut c, 4_000);
@@ -397,22 +398,9 @@ fn a_follower_that_stops_fetching_leaves_the_isr_after_30_s_and_rejoins() {
         to: Some(leader),
         kind: MessageKind::from_name("ReplicaFetchRequest"),
     });
-    run_checked(&mut w, &mut c, 25_000);
-    assert_eq!(isr(&w).0.len(), 3, "still within replica.lag.time.max.ms");
-    run_checked(&mut w, &mut c, 10_000);
-    let (shrunk, _) = isr(&w);
-    assert!(!shrunk.contains(&follower), "{shrunk:?}");
-    let fenced = controller_state(&w, 100)
-        .cluster
-        .brokers
-        .get(&follower)
-        .unwrap()
-        .record
-        .fenced;
-    assert!(!fenced, "heartbeats kept it unfenced");
-    w.heal();
-    run_checked(&mut w, &mut c, 3_000);
-    assert!(isr(&w).0.contains(&follower), "back in the ISR");
+    run_checked(&mut w, &mut c, 60_000);
+    let (kept, _) = isr(&w);
+    assert!(kept.contains(&follower), "{kept:?}");
 }
 
 /// Item 8: Raft resigns on its check-quorum timer without telling its listener; the

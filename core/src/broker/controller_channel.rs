@@ -332,7 +332,7 @@ fn not_controller(body: &ControllerResponse) -> bool {
         | ControllerResponse::IncrementalAlterConfigs { error, .. }
         | ControllerResponse::BrokerRegistration { error, .. }
         | ControllerResponse::BrokerHeartbeat { error, .. }
-        | ControllerResponse::AlterPartition { error } => *error,
+        | ControllerResponse::AlterPartition { error, .. } => *error,
         ControllerResponse::Failed { .. } => None,
     };
     error == Some(ApiError::NotController)

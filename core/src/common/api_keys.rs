@@ -12,10 +12,11 @@ use serde::Serialize;
 /// Defines [`ApiKeys`] with its variants, Kafka's key and name, and [`ApiKeys::ALL`].
 macro_rules! api_keys {
     ($($(#[$doc:meta])* $variant:ident = $key:literal, $name:literal;)*) => {
-        /// An API, by Kafka's name. Two entries are the playground's own: [`ApiKeys::PreVote`]
-        /// (a Vote with `preVote` set, KIP-996) and [`ApiKeys::ReplicaFetch`] (a broker's
-        /// Fetch of data partitions): Kafka sends them as Vote and Fetch, but a lecture tells
-        /// them apart, so the drawing colours them apart.
+        /// An API, by Kafka's name. Three entries are the playground's own:
+        /// [`ApiKeys::PreVote`] (a Vote with `preVote` set, KIP-996), [`ApiKeys::ReplicaFetch`]
+        /// (a broker's Fetch of data partitions) and [`ApiKeys::ConsumerFetch`] (a consumer's):
+        /// Kafka sends them as Vote and Fetch, but a lecture tells them apart, so the drawing
+        /// colours them apart.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
         pub enum ApiKeys {
             $($(#[$doc])* $variant,)*
@@ -81,6 +82,15 @@ api_keys! {
     UpdateRaftVoter = 82, "UpdateRaftVoter";
     /// ApiVersions (apiKey 18): the leader asks a new voter which kraft.version it supports.
     ApiVersions = 18, "ApiVersions";
+    /// Produce (apiKey 0): a producer's batch for a partition leader.
+    Produce = 0, "Produce";
+    /// Fetch (apiKey 1) of data partitions by a consumer (replicaId -1), up to the HW.
+    ConsumerFetch = 1, "ConsumerFetch";
+    /// ListOffsets (apiKey 2): a partition's earliest or latest offset.
+    ListOffsets = 2, "ListOffsets";
+    /// Metadata (apiKey 3): a client asks a bootstrap broker for the brokers and the
+    /// partitions' leaders.
+    Metadata = 3, "Metadata";
 }
 
 impl ApiKeys {
@@ -181,7 +191,11 @@ kind_names!(
     AddRaftVoter,
     RemoveRaftVoter,
     UpdateRaftVoter,
-    ApiVersions
+    ApiVersions,
+    Produce,
+    ConsumerFetch,
+    ListOffsets,
+    Metadata
 );
 
 impl MessageKind {
@@ -255,7 +269,8 @@ mod tests {
             assert_eq!(MessageKind::from_name(&k.name().to_lowercase()), Some(k));
         }
         assert_eq!(MessageKind::all().count(), ApiKeys::ALL.len() * 3);
-        assert_eq!(MessageKind::from_name("ProduceRequest"), None);
+        assert!(MessageKind::from_name("ProduceRequest").is_some());
+        assert_eq!(MessageKind::from_name("JoinGroupRequest"), None);
     }
 
     #[test]

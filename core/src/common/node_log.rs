@@ -37,6 +37,9 @@ pub enum LogFile {
     Server,
     /// controller.log: `org.apache.kafka.controller` loggers.
     Controller,
+    /// state-change.log: `state.change.logger` (a broker's become-leader and become-follower
+    /// lines; config/log4j2.yaml sends it there, not to server.log).
+    StateChange,
 }
 
 impl LogFile {
@@ -45,6 +48,7 @@ impl LogFile {
         match self {
             LogFile::Server => "server.log",
             LogFile::Controller => "controller.log",
+            LogFile::StateChange => "state-change.log",
         }
     }
 }

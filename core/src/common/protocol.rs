@@ -34,6 +34,24 @@ pub enum Errors {
     DuplicateVoter,
     /// VOTER_NOT_FOUND: not a voter (or another directory id, or the last voter).
     VoterNotFound,
+    /// OFFSET_OUT_OF_RANGE (Errors.java).
+    OffsetOutOfRange,
+    /// UNKNOWN_TOPIC_OR_PARTITION (Errors.java).
+    UnknownTopicOrPartition,
+    /// LEADER_NOT_AVAILABLE (Errors.java).
+    LeaderNotAvailable,
+    /// MESSAGE_TOO_LARGE (Errors.java).
+    MessageTooLarge,
+    /// NOT_ENOUGH_REPLICAS (Errors.java).
+    NotEnoughReplicas,
+    /// NOT_ENOUGH_REPLICAS_AFTER_APPEND (Errors.java).
+    NotEnoughReplicasAfterAppend,
+    /// INVALID_REQUIRED_ACKS (Errors.java).
+    InvalidRequiredAcks,
+    /// NOT_CONTROLLER (Errors.java).
+    NotController,
+    /// OFFSET_NOT_AVAILABLE (Errors.java).
+    OffsetNotAvailable,
 }
 
 impl Errors {
@@ -55,6 +73,15 @@ impl Errors {
             Errors::InconsistentClusterId => "INCONSISTENT_CLUSTER_ID",
             Errors::DuplicateVoter => "DUPLICATE_VOTER",
             Errors::VoterNotFound => "VOTER_NOT_FOUND",
+            Errors::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+            Errors::UnknownTopicOrPartition => "UNKNOWN_TOPIC_OR_PARTITION",
+            Errors::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
+            Errors::MessageTooLarge => "MESSAGE_TOO_LARGE",
+            Errors::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            Errors::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            Errors::InvalidRequiredAcks => "INVALID_REQUIRED_ACKS",
+            Errors::NotController => "NOT_CONTROLLER",
+            Errors::OffsetNotAvailable => "OFFSET_NOT_AVAILABLE",
         }
     }
 
@@ -77,6 +104,15 @@ impl Errors {
             Errors::InconsistentClusterId => "InconsistentClusterIdException",
             Errors::DuplicateVoter => "DuplicateVoterException",
             Errors::VoterNotFound => "VoterNotFoundException",
+            Errors::OffsetOutOfRange => "OffsetOutOfRangeException",
+            Errors::UnknownTopicOrPartition => "UnknownTopicOrPartitionException",
+            Errors::LeaderNotAvailable => "LeaderNotAvailableException",
+            Errors::MessageTooLarge => "RecordTooLargeException",
+            Errors::NotEnoughReplicas => "NotEnoughReplicasException",
+            Errors::NotEnoughReplicasAfterAppend => "NotEnoughReplicasAfterAppendException",
+            Errors::InvalidRequiredAcks => "InvalidRequiredAcksException",
+            Errors::NotController => "NotControllerException",
+            Errors::OffsetNotAvailable => "OffsetNotAvailableException",
         })
     }
 
@@ -99,6 +135,15 @@ impl Errors {
             Errors::InconsistentClusterId => "The clusterId in the request does not match that found on the server.",
             Errors::DuplicateVoter => "The voter is already part of the set of voters.",
             Errors::VoterNotFound => "The voter is not part of the set of voters.",
+            Errors::OffsetOutOfRange => "The requested offset is not within the range of offsets maintained by the server.",
+            Errors::UnknownTopicOrPartition => "This server does not host this topic-partition.",
+            Errors::LeaderNotAvailable => "There is no leader for this topic-partition as we are in the middle of a leadership election.",
+            Errors::MessageTooLarge => "The request included a message larger than the max message size the server will accept.",
+            Errors::NotEnoughReplicas => "Messages are rejected since there are fewer in-sync replicas than required.",
+            Errors::NotEnoughReplicasAfterAppend => "Messages are written to the log, but to fewer in-sync replicas than required.",
+            Errors::InvalidRequiredAcks => "Produce request specified an invalid value for required acks.",
+            Errors::NotController => "This is not the correct controller for this cluster.",
+            Errors::OffsetNotAvailable => "The leader high watermark has not caught up from a recent leader election so the offsets cannot be guaranteed to be monotonically increasing.",
         }
     }
 }

@@ -195,6 +195,7 @@ mod tests {
             is_control: false,
             create_time_ms: 5,
             records: records.into_iter().map(Record::Metadata).collect(),
+            producer: crate::raft::batch::ProducerStamp::NONE,
         })
     }
 

@@ -1,4 +1,5 @@
-//! Record batches of the metadata log (`__cluster_metadata-0`), data and control.
+//! Record batches: of the metadata log (`__cluster_metadata-0`), metadata and control, and of
+//! the data partitions' logs (`orders-0`), the records producers write.
 
 use crate::common::uuid::Uuid;
 use crate::metadata::MetadataRecord;
@@ -45,12 +46,51 @@ pub enum Record {
     SnapshotFooter,
     /// A metadata record written by the active controller.
     Metadata(MetadataRecord),
+    /// A record of a data partition, as a producer sent it (DefaultRecord: key and value).
+    Data(DataRecord),
+}
+
+/// A data partition's record: its key and value, as text (the console producer's lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataRecord {
+    /// key (`None`: null, keySize -1)
+    pub key: Option<String>,
+    /// value
+    pub value: String,
+}
+
+/// The idempotent producer's fields of a batch (producerId, producerEpoch, baseSequence);
+/// -1 for batches no idempotent producer wrote (the metadata log's, KafkaRaftClient's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProducerStamp {
+    /// producerId
+    pub producer_id: i64,
+    /// producerEpoch
+    pub producer_epoch: i16,
+    /// baseSequence
+    pub base_sequence: i32,
+}
+
+impl ProducerStamp {
+    /// No producer: every field -1 (RecordBatch.NO_PRODUCER_ID, NO_PRODUCER_EPOCH,
+    /// NO_SEQUENCE).
+    pub const NONE: ProducerStamp = ProducerStamp {
+        producer_id: -1,
+        producer_epoch: -1,
+        base_sequence: -1,
+    };
+}
+
+impl Default for ProducerStamp {
+    fn default() -> Self {
+        ProducerStamp::NONE
+    }
 }
 
 impl Record {
     /// True for control records (LeaderChange, KRaftVersion, KRaftVoters).
     pub fn is_control(&self) -> bool {
-        !matches!(self, Record::Metadata(_))
+        !matches!(self, Record::Metadata(_) | Record::Data(_))
     }
 
     /// Short name for views: `LeaderChange`, `KRaftVersion`, `KRaftVoters` or the metadata type.
@@ -62,6 +102,7 @@ impl Record {
             Record::SnapshotHeader { .. } => "SnapshotHeader",
             Record::SnapshotFooter => "SnapshotFooter",
             Record::Metadata(m) => m.type_name(),
+            Record::Data(_) => "Record",
         }
     }
 
@@ -112,6 +153,7 @@ impl Record {
             ),
             Record::SnapshotFooter => " SnapshotFooter {\"version\":0}".to_string(),
             Record::Metadata(m) => format!(" payload: {}", m.to_json()),
+            Record::Data(d) => format!(" payload: {}", d.value),
         }
     }
 
@@ -128,6 +170,7 @@ impl Record {
             Record::SnapshotHeader { .. } => 11,
             Record::SnapshotFooter => 3,
             Record::Metadata(m) => m.value_size(),
+            Record::Data(d) => d.value.len(),
         }
     }
 }
@@ -145,6 +188,8 @@ pub struct RecordBatch {
     pub create_time_ms: u64,
     /// The records, at offsets base_offset, base_offset + 1, ...
     pub records: Vec<Record>,
+    /// The idempotent producer's fields ([`ProducerStamp::NONE`] in the metadata log).
+    pub producer: ProducerStamp,
 }
 
 /// Bytes of a v2 batch header (61) and of the per-record framing (about 7).

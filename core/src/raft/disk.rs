@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 
 /// The metadata log directory name.
 pub const METADATA_DIR: &str = "__cluster_metadata-0";
+/// The node's `log.dirs` as its log lines name it (the quickstart's directory; the shell shows
+/// it as `<node id>/`).
+pub const LOG_DIRS: &str = "/tmp/kraft-combined-logs";
 
 /// `CleanShutdownFileHandler.CLEAN_SHUTDOWN_FILE_NAME`, in the log directory.
 pub const CLEAN_SHUTDOWN_FILE: &str = ".kafka_cleanshutdown";
@@ -35,6 +38,9 @@ pub struct Disk {
     pub files: BTreeMap<String, String>,
     /// How many times each file was written (for views and tests).
     pub writes: u64,
+    /// A broker's data partitions' logs, by directory name (`orders-0`, or
+    /// `orders-0.<uuid>-delete` once deleted and before LogManager removes it).
+    pub data_logs: BTreeMap<String, RaftLog>,
 }
 
 impl Disk {
@@ -73,6 +79,15 @@ impl Disk {
             .collect();
         if dir.is_empty() {
             names.push(METADATA_DIR.to_string());
+            names.extend(self.data_logs.keys().cloned());
+        }
+        if let Some(log) = self.data_logs.get(dir) {
+            for base in log.segment_bases() {
+                for ext in ["log", "index", "timeindex"] {
+                    names.push(format!("{base:020}.{ext}"));
+                }
+            }
+            names.push("leader-epoch-checkpoint".to_string());
         }
         if dir == METADATA_DIR {
             let log = &self.metadata_log;
@@ -103,8 +118,13 @@ impl Disk {
     /// The text of a file as `cat` shows it: small files as written, `leader-epoch-checkpoint`
     /// from the log's epoch cache (version, count, then `epoch startOffset` lines).
     pub fn cat(&self, path: &str) -> Option<String> {
-        if path == format!("{METADATA_DIR}/leader-epoch-checkpoint") {
-            let entries = self.metadata_log.epoch_entries();
+        let log = match path.strip_suffix("/leader-epoch-checkpoint") {
+            Some(METADATA_DIR) => Some(&self.metadata_log),
+            Some(dir) => self.data_logs.get(dir),
+            None => None,
+        };
+        if let Some(log) = log {
+            let entries = log.epoch_entries();
             let mut out = format!("0\n{}\n", entries.len());
             for e in entries {
                 out.push_str(&format!("{} {}\n", e.epoch, e.start_offset));

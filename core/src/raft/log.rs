@@ -3,7 +3,7 @@
 //! It lives on the node's disk, so it survives `kill -9` (the page cache survives a process
 //! crash; only a machine crash would lose unflushed data, which the simulator does not model).
 
-use super::batch::{Record, RecordBatch};
+use super::batch::{ProducerStamp, Record, RecordBatch};
 use super::snapshot::{PartialSnapshot, RawSnapshot};
 use crate::common::offset_and_epoch::OffsetAndEpoch;
 use std::sync::Arc;
@@ -294,12 +294,36 @@ impl RaftLog {
         }
     }
 
+    /// `assignEpochStartOffset`: a new leader caches its epoch at its log end offset at once
+    /// (Partition.makeLeader, Partition.scala:639-644), so that followers with entries of a
+    /// later epoch find where to truncate.
+    pub fn assign_epoch_start_offset(&mut self, epoch: i32, start_offset: i64) {
+        if self.epoch_cache.last().is_none_or(|e| e.epoch < epoch) {
+            self.epoch_cache.push(EpochEntry {
+                epoch,
+                start_offset,
+            });
+        }
+    }
+
     /// Append records written by the leader in `epoch`; returns the new batch.
     pub fn append_as_leader(
         &mut self,
         records: Vec<Record>,
         epoch: i32,
         create_time_ms: u64,
+    ) -> Arc<RecordBatch> {
+        self.append_batch_as_leader(records, epoch, create_time_ms, ProducerStamp::NONE)
+    }
+
+    /// Append a producer's records as the leader in `epoch`, with its producer id, epoch and
+    /// base sequence; returns the new batch.
+    pub fn append_batch_as_leader(
+        &mut self,
+        records: Vec<Record>,
+        epoch: i32,
+        create_time_ms: u64,
+        producer: ProducerStamp,
     ) -> Arc<RecordBatch> {
         assert!(!records.is_empty(), "Attempt to append an empty record set");
         let is_control = records[0].is_control();
@@ -309,6 +333,7 @@ impl RaftLog {
             is_control,
             create_time_ms,
             records,
+            producer,
         });
         self.note_epoch(epoch, batch.base_offset);
         self.maybe_roll(batch.base_offset, batch.size_in_bytes());

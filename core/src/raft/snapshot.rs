@@ -61,6 +61,7 @@ impl RawSnapshot {
                 is_control,
                 create_time_ms,
                 records,
+                producer: crate::raft::batch::ProducerStamp::NONE,
             };
             next = b.next_offset();
             batches.push(Arc::new(b));

@@ -105,6 +105,88 @@ impl World {
         outcome
     }
 
+    /// Send a data-plane request (Produce, Fetch, ListOffsets, Metadata) from the clients'
+    /// node to broker `to`, as the producer, consumer and tools do. Returns the correlation
+    /// id to wait for.
+    pub fn client_send(
+        &mut self,
+        to: i32,
+        request: crate::broker::messages::DataRequest,
+    ) -> Result<u64, SimError> {
+        if self.tool_killed() {
+            return Err(SimError::ToolKilled);
+        }
+        if !self.nodes.contains_key(&to) {
+            return Err(SimError::UnknownNode(to));
+        }
+        let cid = self.admin.next_correlation_id;
+        self.admin.next_correlation_id += 1;
+        if let crate::broker::messages::DataRequest::Produce(p) = &request {
+            if p.acks == -1 {
+                self.admin.pending_produces.insert(
+                    cid,
+                    (
+                        p.partition,
+                        format!("{}-{}", p.topic, p.partition.1),
+                        p.batch.records.clone(),
+                    ),
+                );
+            }
+        }
+        self.send(
+            ADMIN_CLIENT_ID,
+            to,
+            Message::Data(crate::broker::messages::DataMessage::Request {
+                correlation_id: cid,
+                body: request,
+            }),
+        );
+        Ok(cid)
+    }
+
+    /// The writes acknowledged with acks=all so far (what the data-plane invariants hold
+    /// every later leader to).
+    pub fn acked_writes(&self) -> &[super::admin_client::AckedWrite] {
+        &self.admin.acked
+    }
+
+    /// A data-plane response reached the clients: kept for the tool waiting on it, and an
+    /// acks=all produce answered NONE is remembered as acknowledged.
+    pub(super) fn client_received(
+        &mut self,
+        cid: u64,
+        body: crate::broker::messages::DataResponse,
+    ) {
+        if let Some((tp, name, records)) = self.admin.pending_produces.remove(&cid) {
+            if let crate::broker::messages::DataResponse::Produce(r) = &body {
+                if r.error == crate::common::protocol::Errors::None {
+                    let leader_epoch = self
+                        .nodes
+                        .values()
+                        .filter_map(|n| n.replicas.as_ref()?.partitions.get(&tp))
+                        .filter(|p| p.is_leader())
+                        .map(|p| p.leader_epoch)
+                        .max()
+                        .unwrap_or(-1);
+                    self.admin.acked.push(super::admin_client::AckedWrite {
+                        partition: tp,
+                        name,
+                        base_offset: r.base_offset,
+                        records,
+                        leader_epoch,
+                        time_ms: self.now_ms,
+                    });
+                }
+            }
+        }
+        self.admin.data_responses.insert(cid, body);
+    }
+
+    /// The clients' data-plane response to request `cid`, once it arrived.
+    pub fn client_response(&self, cid: u64) -> Option<&crate::broker::messages::DataResponse> {
+        self.admin.data_responses.get(&cid)
+    }
+
     /// The admin client's Raft response to request `cid`, once it arrived.
     pub fn admin_raft_response(&self, cid: u64) -> Option<&crate::raft::messages::RaftResponse> {
         self.admin.raft_responses.get(&cid)

@@ -11,12 +11,13 @@ use super::network::message_view;
 use super::network::InFlight;
 use super::node::{Node, ProcessState};
 use super::world::{Event, World, BROKER_CORRELATION_BASE, GRACEFUL_SHUTDOWN_TIMEOUT_MS};
-use crate::broker::replica_manager::REPLICA_CORRELATION_BASE;
+use crate::broker::data_io::DataIo;
+use crate::broker::messages::DataMessage;
+use crate::broker::replica_config::REPLICA_CORRELATION_BASE;
 use crate::broker::BrokerLifecycleManager;
 use crate::common::message::controller::{
     ControllerMessage, ControllerRequest, ControllerResponse,
 };
-use crate::common::message::replica::ReplicaMessage;
 use crate::common::node_log::Level;
 use crate::common::protocol::Errors;
 use crate::controller::QuorumController;
@@ -53,7 +54,7 @@ impl World {
         let now = self.now_ms;
         let mut outbox: Vec<Outbound> = Vec::new();
         let mut cout: Vec<(i32, ControllerMessage)> = Vec::new();
-        let mut rout: Vec<(i32, ReplicaMessage)> = Vec::new();
+        let mut rout: Vec<(i32, DataMessage)> = Vec::new();
         let mut controller_next: Option<u64> = None;
         let result = {
             let Some(node) = self.nodes.get_mut(&id) else {
@@ -102,15 +103,23 @@ impl World {
                 if let Some(l) = loader.as_mut() {
                     feed_loader(id, l, snapshot_generator, raft, &events, &mut io)?;
                 }
-                // The ReplicaManager follows the published image.
+                // The ReplicaManager follows the published image, then does its periodic work.
                 let mut wake = wake;
                 if let (Some(rm), Some(l)) = (replicas.as_mut(), loader.as_ref()) {
-                    rm.sync(&l.image, now);
                     let epoch = broker.as_ref().map(|b| b.broker_epoch).unwrap_or(-1);
-                    let (fetches, alters) = rm.poll(now, epoch, raft.state().leader_id());
-                    rout.extend(fetches);
-                    cout.extend(alters);
-                    wake = wake.min(rm.next_wake_ms(now).unwrap_or(u64::MAX));
+                    let mut dio = DataIo {
+                        now_ms: now,
+                        disk: &mut *io.disk,
+                        log: &mut *io.log,
+                        rng: &mut *io.rng,
+                        out: &mut rout,
+                        cout: &mut cout,
+                        rules: io.rules,
+                    };
+                    if l.publish_count > 0 {
+                        rm.sync(&l.image, l.publish_count, &mut dio);
+                    }
+                    wake = wake.min(rm.poll(raft.state().leader_id(), epoch, &mut dio));
                 }
                 Ok((wake, events))
             });
@@ -136,7 +145,7 @@ impl World {
         id: i32,
         outbox: Vec<Outbound>,
         cout: Vec<(i32, ControllerMessage)>,
-        rout: Vec<(i32, ReplicaMessage)>,
+        rout: Vec<(i32, DataMessage)>,
         result: Result<u64, String>,
         controller_next: Option<u64>,
     ) {
@@ -147,7 +156,7 @@ impl World {
             self.send(id, to, Message::Controller(m));
         }
         for (to, m) in rout {
-            self.send(id, to, Message::Replica(m));
+            self.send(id, to, Message::Data(m));
         }
         match result {
             Ok(wake) => {
@@ -190,9 +199,8 @@ impl World {
         } = &msg
         {
             if *correlation_id >= REPLICA_CORRELATION_BASE {
-                if let Some(rm) = self.nodes.get_mut(&to).and_then(|n| n.replicas.as_mut()) {
-                    rm.handle_alter_response(*correlation_id, body);
-                }
+                let (cid, body) = (*correlation_id, body.clone());
+                self.with_data_plane(to, |rm, dio| rm.handle_alter_response(cid, &body, dio));
                 self.with_node(to, |_, _, _, _, _| Ok(()));
                 return;
             }
@@ -346,6 +354,10 @@ impl World {
                 }) => {
                     self.admin.raft_responses.insert(correlation_id, body);
                 }
+                Message::Data(DataMessage::Response {
+                    correlation_id,
+                    body,
+                }) => self.client_received(correlation_id, body),
                 _ => {}
             }
             return;
@@ -377,30 +389,70 @@ impl World {
         match message {
             Message::Raft(msg) => self.with_raft(to, move |raft, io| raft.handle(from, msg, io)),
             Message::Controller(msg) => self.handle_controller_message(to, from, msg),
-            Message::Replica(msg) => self.handle_replica_message(to, from, msg),
+            Message::Data(msg) => self.handle_data_message(to, from, msg),
         }
     }
 
-    /// A replica fetch for node `to`'s ReplicaManager: answered, then the usual after-step work.
-    fn handle_replica_message(&mut self, to: i32, from: i32, msg: ReplicaMessage) {
-        let now = self.now_ms;
-        let reply = match (
-            self.nodes.get_mut(&to).and_then(|n| n.replicas.as_mut()),
-            &msg,
-        ) {
-            (
-                Some(rm),
-                ReplicaMessage::Fetch {
-                    correlation_id,
-                    partitions,
-                },
-            ) => Some(rm.handle_fetch(from, *correlation_id, partitions, now)),
-            _ => None,
-        };
-        if let Some(r) = reply {
-            self.send(to, from, Message::Replica(r));
-        }
+    /// A data-plane message for node `to`'s ReplicaManager (a request from a client or a
+    /// follower, or the answer to its own fetch), then the usual after-step work.
+    fn handle_data_message(&mut self, to: i32, from: i32, msg: DataMessage) {
+        self.with_data_plane(to, |rm, dio| match msg {
+            DataMessage::Request {
+                correlation_id,
+                body,
+            } => rm.handle_request(from, correlation_id, body, dio),
+            DataMessage::Response {
+                correlation_id,
+                body,
+            } => rm.handle_response(from, correlation_id, body, dio),
+        });
         self.with_node(to, |_, _, _, _, _| Ok(()));
+    }
+
+    /// Run `f` on node `id`'s ReplicaManager with its disk and logs, and send what it
+    /// produced (nothing on a node without one).
+    pub(super) fn with_data_plane(
+        &mut self,
+        id: i32,
+        f: impl FnOnce(&mut crate::broker::replica_manager::ReplicaManager, &mut DataIo),
+    ) {
+        let now = self.now_ms;
+        let rules = self.config.rules;
+        let mut rout: Vec<(i32, DataMessage)> = Vec::new();
+        let mut cout: Vec<(i32, ControllerMessage)> = Vec::new();
+        {
+            let Some(node) = self.nodes.get_mut(&id) else {
+                return;
+            };
+            if node.process != ProcessState::Running {
+                return;
+            }
+            let Node {
+                replicas,
+                disk,
+                log,
+                ..
+            } = node;
+            let Some(rm) = replicas.as_mut() else {
+                return;
+            };
+            let mut dio = DataIo {
+                now_ms: now,
+                disk,
+                log,
+                rng: &mut self.rng,
+                out: &mut rout,
+                cout: &mut cout,
+                rules,
+            };
+            f(rm, &mut dio);
+        }
+        for (to, m) in cout {
+            self.send(id, to, Message::Controller(m));
+        }
+        for (to, m) in rout {
+            self.send(id, to, Message::Data(m));
+        }
     }
 }
 

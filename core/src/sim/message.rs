@@ -1,6 +1,7 @@
 //! What travels between nodes: Raft RPCs and controller RPCs (registration, topics,
 //! heartbeats), each a request or a response with a correlation id.
 
+use crate::broker::messages::{DataMessage, DataResponse};
 use crate::common::api_keys::ApiKeys;
 use crate::common::api_keys::MessageKind;
 use crate::common::message::controller::{ControllerMessage, ControllerResponse};
@@ -15,8 +16,8 @@ pub enum Message {
     Raft(RaftMessage),
     /// Controller APIs.
     Controller(ControllerMessage),
-    /// Data-partition replication between brokers.
-    Replica(crate::common::message::replica::ReplicaMessage),
+    /// The data plane: Produce, Fetch, ListOffsets, Metadata (clients and brokers).
+    Data(crate::broker::messages::DataMessage),
 }
 
 impl Message {
@@ -25,7 +26,7 @@ impl Message {
         match self {
             Message::Raft(m) => m.kind(),
             Message::Controller(m) => m.kind(),
-            Message::Replica(m) => m.kind(),
+            Message::Data(m) => m.kind(),
         }
     }
 
@@ -34,7 +35,7 @@ impl Message {
         match self {
             Message::Raft(m) => m.fields(),
             Message::Controller(m) => m.fields(),
-            Message::Replica(m) => m.fields(),
+            Message::Data(m) => m.fields(),
         }
     }
 
@@ -43,7 +44,7 @@ impl Message {
         match self {
             Message::Raft(m) => m.summary(),
             Message::Controller(m) => m.summary(),
-            Message::Replica(m) => m.summary(),
+            Message::Data(m) => m.summary(),
         }
     }
 
@@ -51,9 +52,8 @@ impl Message {
     pub fn request_id(&self) -> Option<u64> {
         match self {
             Message::Raft(RaftMessage::Request { correlation_id, .. })
-            | Message::Controller(ControllerMessage::Request { correlation_id, .. }) => {
-                Some(*correlation_id)
-            }
+            | Message::Controller(ControllerMessage::Request { correlation_id, .. })
+            | Message::Data(DataMessage::Request { correlation_id, .. }) => Some(*correlation_id),
             _ => None,
         }
     }
@@ -62,9 +62,8 @@ impl Message {
     pub fn response_id(&self) -> Option<u64> {
         match self {
             Message::Raft(RaftMessage::Response { correlation_id, .. })
-            | Message::Controller(ControllerMessage::Response { correlation_id, .. }) => {
-                Some(*correlation_id)
-            }
+            | Message::Controller(ControllerMessage::Response { correlation_id, .. })
+            | Message::Data(DataMessage::Response { correlation_id, .. }) => Some(*correlation_id),
             _ => None,
         }
     }
@@ -78,6 +77,9 @@ impl Message {
                 ..
             }) | Message::Controller(ControllerMessage::Response {
                 body: ControllerResponse::Failed { .. },
+                ..
+            }) | Message::Data(DataMessage::Response {
+                body: DataResponse::Failed { .. },
                 ..
             })
         )
@@ -107,6 +109,7 @@ impl Message {
                     error,
                 },
             })),
+            Message::Data(m) => m.failure_response(error).map(Message::Data),
             _ => None,
         }
     }

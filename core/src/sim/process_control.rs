@@ -176,7 +176,8 @@ impl World {
             node.loader = has_loader.then(MetadataLoader::default);
             node.snapshot_generator =
                 has_loader.then(|| crate::image::SnapshotGenerator::new(&quorum.metadata_log, now));
-            node.replicas = (node.roles != Roles::Controller).then(|| ReplicaManager::new(id));
+            node.replicas = (node.roles != Roles::Controller)
+                .then(|| ReplicaManager::new(id, crate::raft::disk::LOG_DIRS, now));
             node.controller = if node.roles.has_controller() && run_controllers {
                 let port = node.controller_port;
                 let incarnation = Uuid::random(io.rng);

@@ -110,6 +110,11 @@ pub fn control_key(record_type: i16) -> Vec<u8> {
 pub fn key_and_value(record: &Record) -> (Option<Vec<u8>>, Vec<u8>) {
     match record {
         Record::Metadata(m) => (None, m.encode()),
+        // A data record: the producer's key and value bytes (StringSerializer: UTF-8).
+        Record::Data(d) => (
+            d.key.as_ref().map(|k| k.as_bytes().to_vec()),
+            d.value.as_bytes().to_vec(),
+        ),
         Record::LeaderChange {
             leader_id,
             voters,
@@ -266,9 +271,9 @@ pub fn encode_batch(batch: &RecordBatch) -> EncodedBatch {
     b.extend_from_slice(&last_delta.to_be_bytes());
     b.extend_from_slice(&(ts as i64).to_be_bytes()); // baseTimestamp
     b.extend_from_slice(&(ts as i64).to_be_bytes()); // maxTimestamp
-    b.extend_from_slice(&(-1i64).to_be_bytes()); // producerId
-    b.extend_from_slice(&(-1i16).to_be_bytes()); // producerEpoch
-    b.extend_from_slice(&(-1i32).to_be_bytes()); // baseSequence
+    b.extend_from_slice(&batch.producer.producer_id.to_be_bytes()); // producerId
+    b.extend_from_slice(&batch.producer.producer_epoch.to_be_bytes()); // producerEpoch
+    b.extend_from_slice(&batch.producer.base_sequence.to_be_bytes()); // baseSequence
     b.extend_from_slice(&(batch.records.len() as i32).to_be_bytes());
     debug_assert_eq!(b.len(), BATCH_HEADER_SIZE);
     b.extend_from_slice(&records_bytes);
@@ -308,6 +313,7 @@ mod tests {
             is_control: false,
             create_time_ms: 0,
             records: vec![Record::Metadata(MetadataRecord::NoOp)],
+            producer: crate::raft::batch::ProducerStamp::NONE,
         };
         let e = encode_batch(&b);
         // NoOpRecord value: frame 1, apiKey 20, version 0, tagged 0 = 4 bytes; the record is

@@ -7,7 +7,7 @@ use crate::sim::node::Node;
 use crate::sim::World;
 
 /// The log files every node has next to its data directory.
-pub const LOG_FILES: &[&str] = &["controller.log", "server.log"];
+pub const LOG_FILES: &[&str] = &["controller.log", "server.log", "state-change.log"];
 
 /// What a path names.
 enum Entry {

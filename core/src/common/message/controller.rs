@@ -214,7 +214,7 @@ impl ControllerRequest {
                 should_shut_down: false,
             },
             ControllerRequest::AlterPartition { .. } => {
-                ControllerResponse::AlterPartition { error }
+                ControllerResponse::AlterPartition { error, state: None }
             }
         }
     }
@@ -244,6 +244,22 @@ impl ControllerRequest {
             ControllerRequest::AlterPartition { .. } => ApiKeys::AlterPartition,
         }
     }
+}
+
+/// A partition's state in an AlterPartitionResponse (AlterPartitionResponse.json's
+/// PartitionData: leaderEpoch, isr, partitionEpoch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlterPartitionState {
+    /// topicId
+    pub topic_id: Uuid,
+    /// partitionIndex
+    pub partition_id: i32,
+    /// leaderEpoch
+    pub leader_epoch: i32,
+    /// isr
+    pub isr: Vec<i32>,
+    /// partitionEpoch
+    pub partition_epoch: i32,
 }
 
 /// The result for one topic of CreateTopics / DeleteTopics.
@@ -417,6 +433,9 @@ pub enum ControllerResponse {
     AlterPartition {
         /// errorCode
         error: Option<ApiError>,
+        /// The partition as the change left it (leaderEpoch, isr, partitionEpoch), on
+        /// success.
+        state: Option<AlterPartitionState>,
     },
     /// Synthesized by the sender's network client: connection refused, reset or timed out.
     Failed {
@@ -510,7 +529,7 @@ impl ControllerMessage {
                 | ControllerResponse::CreateTopics { error, .. }
                 | ControllerResponse::DeleteTopics { error, .. }
                 | ControllerResponse::IncrementalAlterConfigs { error, .. }
-                | ControllerResponse::AlterPartition { error } => f.error = code(error),
+                | ControllerResponse::AlterPartition { error, .. } => f.error = code(error),
                 ControllerResponse::BrokerRegistration {
                     error,
                     broker_epoch,
@@ -655,7 +674,7 @@ impl ControllerResponse {
                 "error={} isCaughtUp={is_caught_up} isFenced={is_fenced} shouldShutDown={should_shut_down}",
                 error.map(|e| e.name()).unwrap_or("NONE")
             ),
-            ControllerResponse::AlterPartition { error } => {
+            ControllerResponse::AlterPartition { error, .. } => {
                 format!("error={}", error.map(|e| e.name()).unwrap_or("NONE"))
             }
             ControllerResponse::Failed { error, .. } => error.name().to_string(),

@@ -6,7 +6,8 @@ use super::{
     ControllerResult, QuorumController, CLUSTER_CONTROL_LOGGER, REPLICATION_CONTROL_LOGGER,
 };
 use crate::common::message::controller::{
-    AlterConfigsResource, ApiError, ControllerRequest, ControllerResponse, CreatableTopic,
+    AlterConfigsResource, AlterPartitionState, ApiError, ControllerRequest, ControllerResponse,
+    CreatableTopic,
 };
 use crate::common::node_log::Level;
 use crate::common::uuid::Uuid;
@@ -178,7 +179,10 @@ impl QuorumController {
     ) -> ControllerResult {
         let err = |e| ControllerResult {
             records: Vec::new(),
-            response: Some(ControllerResponse::AlterPartition { error: Some(e) }),
+            response: Some(ControllerResponse::AlterPartition {
+                error: Some(e),
+                state: None,
+            }),
             is_atomic: true,
         };
         let registered = self
@@ -221,12 +225,31 @@ impl QuorumController {
                         .set_target_isr(new_isr.to_vec())
                         .build();
                 self.log_builder_lines(io, lines);
+                // The response carries the partition as the change leaves it.
+                let state = AlterPartitionState {
+                    topic_id,
+                    partition_id,
+                    leader_epoch: match &record {
+                        Some(r) if r.leader != crate::metadata::NO_LEADER_CHANGE => {
+                            p.leader_epoch + 1
+                        }
+                        _ => p.leader_epoch,
+                    },
+                    isr: record
+                        .as_ref()
+                        .and_then(|r| r.isr.clone())
+                        .unwrap_or_else(|| p.isr.clone()),
+                    partition_epoch: p.partition_epoch + i32::from(record.is_some()),
+                };
                 ControllerResult {
                     records: record
                         .map(MetadataRecord::PartitionChange)
                         .into_iter()
                         .collect(),
-                    response: Some(ControllerResponse::AlterPartition { error: None }),
+                    response: Some(ControllerResponse::AlterPartition {
+                        error: None,
+                        state: Some(state),
+                    }),
                     is_atomic: true,
                 }
             }

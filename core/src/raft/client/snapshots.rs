@@ -489,8 +489,10 @@ impl KafkaRaftClient {
                 .collect();
             let deleted = io.disk.metadata_log.delete_before_snapshot(next);
             let start = io.disk.metadata_log.start_offset();
-            let unified =
-                "[UnifiedLog partition=__cluster_metadata-0, dir=/tmp/kraft-combined-logs] ";
+            let unified = &format!(
+                "[UnifiedLog partition=__cluster_metadata-0, dir={}] ",
+                crate::raft::disk::LOG_DIRS
+            );
             if start > old_start {
                 io.log_line(
                     Level::Info,

@@ -18,7 +18,12 @@ pub fn message_class(api: ApiKeys) -> &'static str {
         ApiKeys::FetchSnapshot => "msg-snapshot",
         ApiKeys::BrokerHeartbeat => "msg-heartbeat",
         ApiKeys::AlterPartition => "msg-alter",
-        ApiKeys::ReplicaFetch => "msg-replica",
+        // The data plane shares one colour: replica fetches and the clients' requests.
+        ApiKeys::ReplicaFetch
+        | ApiKeys::Produce
+        | ApiKeys::ConsumerFetch
+        | ApiKeys::ListOffsets
+        | ApiKeys::Metadata => "msg-replica",
         ApiKeys::AddRaftVoter | ApiKeys::RemoveRaftVoter | ApiKeys::UpdateRaftVoter => "msg-voters",
         ApiKeys::ApiVersions
         | ApiKeys::ControllerRegistration

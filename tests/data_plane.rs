@@ -1,0 +1,164 @@
+//! The data plane (issue 31): replica logs on brokers, acks=all produce waiting for the ISR,
+//! followers fetching, the data HW as the ISR's smallest end offset, the ISR shrinking after
+//! replica.lag.time.max.ms and growing back.
+
+mod common;
+
+use std::sync::Arc;
+
+use kraft_core::broker::messages::{DataRequest, DataResponse, ProduceRequest};
+use kraft_core::common::message::controller::{ControllerRequest, CreatableTopic};
+use kraft_core::common::protocol::Errors;
+use kraft_core::raft::batch::{DataRecord, ProducerStamp, Record, RecordBatch};
+use kraft_core::sim::{World, WorldConfig};
+
+/// Three controllers, brokers 1-3, topic `orders` with one partition on all three.
+fn cluster(seed: u64) -> World {
+    let mut w = World::new(WorldConfig::new(seed, vec![101, 102, 103], vec![1, 2, 3])).unwrap();
+    w.run_until(20_000, |w| {
+        (1..=3).all(|b| w.active_registration(b).is_some_and(|r| !r.record.fenced))
+    });
+    let active = w.active_controller().unwrap();
+    let cid = w
+        .admin_send(
+            active,
+            ControllerRequest::CreateTopics {
+                topics: vec![CreatableTopic {
+                    name: "orders".into(),
+                    num_partitions: 1,
+                    replication_factor: 3,
+                    configs: Vec::new(),
+                }],
+            },
+        )
+        .unwrap();
+    w.run_until(10_000, |w| w.admin_response(cid).is_some());
+    w.run_for(2_000);
+    w
+}
+
+fn leader_of_orders(w: &World) -> (i32, kraft_core::common::message::replica::TopicPartition) {
+    for b in 1..=3 {
+        let rm = w.node(b).unwrap().replicas.as_ref().unwrap();
+        if let Some((tp, _)) = rm.partitions.iter().find(|(_, p)| p.is_leader()) {
+            return (b, *tp);
+        }
+    }
+    panic!("no leader of orders-0");
+}
+
+fn produce(w: &mut World, acks: i16, value: &str) -> u64 {
+    let (leader, tp) = leader_of_orders(w);
+    let batch = Arc::new(RecordBatch {
+        base_offset: 0,
+        partition_leader_epoch: -1,
+        is_control: false,
+        create_time_ms: w.now_ms(),
+        records: vec![Record::Data(DataRecord {
+            key: None,
+            value: value.into(),
+        })],
+        producer: ProducerStamp::NONE,
+    });
+    w.client_send(
+        leader,
+        DataRequest::Produce(ProduceRequest {
+            acks,
+            timeout_ms: 60_000,
+            partition: tp,
+            topic: "orders".into(),
+            batch,
+        }),
+    )
+    .unwrap()
+}
+
+#[test]
+fn an_acks_all_write_is_answered_once_the_isr_holds_it() {
+    let mut w = cluster(7);
+    let (leader, _) = leader_of_orders(&w);
+    for b in 1..=3 {
+        assert!(
+            w.node(b).unwrap().disk.data_logs.contains_key("orders-0"),
+            "broker {b}"
+        );
+        assert!(common::log_text(&w, b).contains("Created log for partition orders-0 in"));
+    }
+    let cid = produce(&mut w, -1, "v1");
+    assert!(w.run_until(5_000, |w| w.client_response(cid).is_some()));
+    let Some(DataResponse::Produce(r)) = w.client_response(cid) else {
+        panic!("a produce response")
+    };
+    assert_eq!(r.error, Errors::None);
+    assert_eq!(r.base_offset, 0);
+    // Every replica holds the record, and the leader's HW covers it.
+    for b in 1..=3 {
+        assert_eq!(
+            w.node(b).unwrap().disk.data_logs["orders-0"].end_offset(),
+            1,
+            "broker {b}"
+        );
+    }
+    let p = w
+        .node(leader)
+        .unwrap()
+        .replicas
+        .as_ref()
+        .unwrap()
+        .partitions
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(p.high_watermark, 1);
+}
+
+#[test]
+fn a_follower_whose_fetches_are_lost_holds_the_hw_until_the_leader_shrinks_the_isr() {
+    let mut w = cluster(7);
+    let (leader, _) = leader_of_orders(&w);
+    let follower = (1..=3).find(|b| *b != leader).unwrap();
+    // Its heartbeats still reach the controller (no fence): only its fetches are lost.
+    drop_replica_fetches(&mut w, follower);
+    let cid = produce(&mut w, -1, "v1");
+    // The HW waits for the lagging follower; the acks=all write is not answered.
+    w.run_for(5_000);
+    assert!(w.client_response(cid).is_none());
+    // replica.lag.time.max.ms (30 s) later, at the next isr-expiration run (every 15 s), the
+    // leader shrinks the ISR and the write is done (its timeout here is 60 s).
+    assert!(w.run_until(50_000, |w| w.client_response(cid).is_some()));
+    let Some(DataResponse::Produce(r)) = w.client_response(cid) else {
+        panic!("a produce response")
+    };
+    assert_eq!(r.error, Errors::None);
+    let text = common::log_text(&w, leader);
+    assert!(text.contains("Shrinking ISR from"), "{text}");
+    assert!(text.contains("and version updated to"), "{text}");
+    assert!(!text.contains("Fencing broker"), "{text}");
+    // Its fetches get through again: it catches up and joins the ISR again.
+    w.heal();
+    w.run_for(40_000);
+    let p = w
+        .node(leader)
+        .unwrap()
+        .replicas
+        .as_ref()
+        .unwrap()
+        .partitions
+        .values()
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(p.isr.len(), 3, "{p:?}");
+}
+
+/// Lose every ReplicaFetch request `follower` sends.
+fn drop_replica_fetches(w: &mut World, follower: i32) {
+    w.add_drop_rule(kraft_core::sim::network::DropRule {
+        from: Some(follower),
+        to: None,
+        kind: Some(kraft_core::common::api_keys::MessageKind::request(
+            kraft_core::common::api_keys::ApiKeys::ReplicaFetch,
+        )),
+    });
+}
