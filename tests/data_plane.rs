@@ -162,3 +162,68 @@ fn drop_replica_fetches(w: &mut World, follower: i32) {
         )),
     });
 }
+
+/// The scenario of the isr-high-watermark rule: a follower's fetches are lost, a write is
+/// sent with acks=all, then the leader and the other follower die, so the lagging follower is
+/// the only ISR member left and the controller elects it. Returns the produce's answer and
+/// every invariant the checker found broken.
+fn lose_the_leader_behind_a_lagging_follower(
+    rule_on: bool,
+) -> (Option<Errors>, Vec<kraft_core::invariants::Invariant>) {
+    let mut w = cluster(7);
+    w.set_rule(kraft_core::common::rules::Rule::IsrHighWatermark, rule_on)
+        .unwrap();
+    let mut c = kraft_core::invariants::InvariantChecker::new();
+    let (leader, _) = leader_of_orders(&w);
+    let mut followers = (1..=3).filter(|b| *b != leader);
+    let (lagging, other) = (followers.next().unwrap(), followers.next().unwrap());
+    drop_replica_fetches(&mut w, lagging);
+    // The fetch it had parked at the leader (replica.fetch.wait.max.ms) ends first.
+    w.run_for(1_000);
+    let cid = produce(&mut w, -1, "acked");
+    let mut broken = Vec::new();
+    let mut run = |w: &mut World, ms: u64| {
+        let end = w.now_ms() + ms;
+        while w.now_ms() < end && w.step() {
+            broken.extend(c.check_each(w).into_iter().map(|v| v.invariant));
+        }
+    };
+    run(&mut w, 2_000);
+    let answer = match w.client_response(cid) {
+        Some(DataResponse::Produce(r)) => Some(r.error),
+        _ => None,
+    };
+    w.kill(leader).unwrap();
+    w.kill(other).unwrap();
+    w.heal();
+    run(&mut w, 20_000);
+    broken.sort();
+    broken.dedup();
+    (answer, broken)
+}
+
+#[test]
+fn with_the_isr_high_watermark_rule_an_acked_write_waits_for_the_whole_isr() {
+    let (answer, broken) = lose_the_leader_behind_a_lagging_follower(true);
+    assert_eq!(
+        answer, None,
+        "not answered while a follower of the ISR lacks it"
+    );
+    assert!(broken.is_empty(), "{broken:?}");
+}
+
+#[test]
+fn without_it_an_acked_write_is_lost_when_the_lagging_follower_is_elected() {
+    use kraft_core::invariants::Invariant;
+    let (answer, broken) = lose_the_leader_behind_a_lagging_follower(false);
+    assert_eq!(
+        answer,
+        Some(Errors::None),
+        "a majority held it: acknowledged"
+    );
+    assert!(
+        broken.contains(&Invariant::DataHighWatermarkWithinIsr)
+            && broken.contains(&Invariant::AckedRecordNeverLost),
+        "{broken:?}"
+    );
+}

@@ -28,6 +28,8 @@ fn expected(rule: Rule) -> &'static [Invariant] {
         Rule::SessionFencing => &[SessionExpiredBrokerFenced],
         // Two changes pending: the old set's majority and the new set's may be disjoint.
         Rule::SingleVoterChange => &[SingleLeader],
+        // The HW of a majority passes a lagging ISR member; its election loses the ack.
+        Rule::IsrHighWatermark => &[DataHighWatermarkWithinIsr, AckedRecordNeverLost],
     }
 }
 

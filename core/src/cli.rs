@@ -208,10 +208,12 @@ fn sweep(args: &[String]) -> Result<(), String> {
     // Every seed's event count, summed and folded into one FNV-1a digest: a refactor that
     // claims "behaviour unchanged" must print the same two numbers.
     let (mut events, mut digest) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+    let mut acked = 0;
     for seed in from..from + count {
         match crate::swarm::run_seed(seed, 20_000) {
             Ok(r) => {
                 events += r.events;
+                acked += r.acked_writes;
                 for b in seed.to_le_bytes().into_iter().chain(r.events.to_le_bytes()) {
                     digest = (digest ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
                 }
@@ -226,7 +228,7 @@ fn sweep(args: &[String]) -> Result<(), String> {
         }
     }
     println!(
-        "sweep: {} passed, {bad} failed ({:.1} s); {events} events (digest {digest:016x}); worst after heal: a commit in {} ms (seed {}), converged in {} ms (seed {}), {} events of one node in the quiet {} s (seed {})",
+        "sweep: {} passed, {bad} failed ({:.1} s); {events} events (digest {digest:016x}), {acked} acks=all batches acknowledged; worst after heal: a commit in {} ms (seed {}), converged in {} ms (seed {}), {} events of one node in the quiet {} s (seed {})",
         count - bad,
         started.elapsed().as_secs_f64(),
         recovery.0,

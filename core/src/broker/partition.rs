@@ -98,6 +98,8 @@ pub struct Partition {
     pub high_watermark: i64,
     /// min.insync.replicas of the topic (or the cluster's default).
     pub min_insync_replicas: i32,
+    /// The isr-high-watermark rule (on: the HW is the ISR's smallest LEO).
+    pub hw_from_isr: bool,
 }
 
 /// `orders-0`
@@ -148,6 +150,7 @@ impl Partition {
             remote: BTreeMap::new(),
             high_watermark,
             min_insync_replicas: 1,
+            hw_from_isr: true,
         }
     }
 
@@ -395,6 +398,11 @@ impl Partition {
         if self.is_under_min_isr() {
             return false;
         }
+        // RULE isr-high-watermark (Partition.maybeIncrementLeaderHW): off, the HW is what a
+        // majority of the replicas holds, ISR or not.
+        if !self.hw_from_isr {
+            return self.majority_high_watermark(leader_end_offset);
+        }
         let maximal = self.maximal_isr();
         let mut new_hw = leader_end_offset;
         for (id, r) in &self.remote {
@@ -407,6 +415,22 @@ impl Partition {
                 new_hw = r.log_end_offset;
             }
         }
+        if new_hw > self.high_watermark {
+            self.high_watermark = new_hw;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The isr-high-watermark rule off: the HW becomes the offset a majority of the replicas
+    /// (the leader and the followers it has heard from) holds. Returns whether it moved.
+    fn majority_high_watermark(&mut self, leader_end_offset: i64) -> bool {
+        let mut ends: Vec<i64> = std::iter::once(leader_end_offset)
+            .chain(self.remote.values().map(|r| r.log_end_offset))
+            .collect();
+        ends.sort_unstable_by(|a, b| b.cmp(a));
+        let new_hw = ends[ends.len() / 2];
         if new_hw > self.high_watermark {
             self.high_watermark = new_hw;
             true

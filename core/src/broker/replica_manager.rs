@@ -95,6 +95,14 @@ impl ReplicaManager {
         &self.brokers
     }
 
+    /// The rule switches that act in the partitions (isr-high-watermark), as the world has
+    /// them at this event.
+    pub fn apply_rules(&mut self, rules: &crate::common::rules::Rules) {
+        for p in self.partitions.values_mut() {
+            p.hw_from_isr = rules.isr_high_watermark;
+        }
+    }
+
     /// A fresh correlation id.
     pub(super) fn next_cid(&mut self) -> u64 {
         let c = self.next_correlation_id;

@@ -56,6 +56,12 @@ pub enum Rule {
     /// majorities that do not intersect can elect two leaders (the classic single-server
     /// change bug).
     SingleVoterChange,
+    /// A data partition's leader moves the high watermark only to the smallest log end offset
+    /// of its ISR (`Partition.maybeIncrementLeaderHW`, Partition.scala:1010-1058), so an
+    /// acks=all write is answered only once every ISR member holds it. Off: the HW is the
+    /// offset a majority of the replicas holds, as the metadata log's is, and a replica still
+    /// in the ISR may lack an acknowledged record that its election then loses.
+    IsrHighWatermark,
 }
 
 /// When a rule may be switched.
@@ -69,7 +75,7 @@ pub enum Switchable {
 
 impl Rule {
     /// Every rule, in the order the article meets them.
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 11] = [
         Rule::PreVote,
         Rule::DurableVote,
         Rule::VoteLogCheck,
@@ -80,6 +86,7 @@ impl Rule {
         Rule::LoaderCatchUp,
         Rule::SessionFencing,
         Rule::SingleVoterChange,
+        Rule::IsrHighWatermark,
     ];
 
     /// Its name in `set rule.<name>=off` (kebab-case).
@@ -95,6 +102,7 @@ impl Rule {
             Rule::LoaderCatchUp => "loader-catch-up",
             Rule::SessionFencing => "session-fencing",
             Rule::SingleVoterChange => "single-voter-change",
+            Rule::IsrHighWatermark => "isr-high-watermark",
         }
     }
 
@@ -125,6 +133,9 @@ impl Rule {
             Rule::SessionFencing => "QuorumController.maybeFenceStaleBroker",
             Rule::SingleVoterChange => {
                 "AddVoterHandler/RemoveVoterHandler: no uncommitted VotersRecord"
+            }
+            Rule::IsrHighWatermark => {
+                "Partition.maybeIncrementLeaderHW: the smallest LEO of the ISR"
             }
         }
     }
@@ -163,6 +174,8 @@ pub struct Rules {
     pub session_fencing: bool,
     /// [`Rule::SingleVoterChange`]
     pub single_voter_change: bool,
+    /// [`Rule::IsrHighWatermark`]
+    pub isr_high_watermark: bool,
 }
 
 impl Default for Rules {
@@ -178,6 +191,7 @@ impl Default for Rules {
             loader_catch_up: true,
             session_fencing: true,
             single_voter_change: true,
+            isr_high_watermark: true,
         }
     }
 }
@@ -196,6 +210,7 @@ impl Rules {
             Rule::LoaderCatchUp => self.loader_catch_up,
             Rule::SessionFencing => self.session_fencing,
             Rule::SingleVoterChange => self.single_voter_change,
+            Rule::IsrHighWatermark => self.isr_high_watermark,
         }
     }
 
@@ -212,6 +227,7 @@ impl Rules {
             Rule::LoaderCatchUp => &mut self.loader_catch_up,
             Rule::SessionFencing => &mut self.session_fencing,
             Rule::SingleVoterChange => &mut self.single_voter_change,
+            Rule::IsrHighWatermark => &mut self.isr_high_watermark,
         };
         *slot = on;
     }

@@ -4,6 +4,7 @@
 //! ([`Invariant`]); a violation says which, at which event and time, on which nodes.
 //! [`InvariantMonitor`] keeps checking while the console runs and lists each invariant's status.
 
+mod data;
 mod monitor;
 mod named;
 mod replay_cache;
@@ -47,6 +48,8 @@ pub struct InvariantChecker {
     rules: rule_checks::RuleChecks,
     /// The first violation a check returned.
     pub first_violation: Option<Violation>,
+    /// The data partitions' checks (HW within the ISR, acknowledged records kept).
+    data: data::DataChecks,
     /// The committed log replayed incrementally, for the controller and image checks.
     replay: replay_cache::CommittedReplay,
     /// Compare only controllers whose applied offset is committed (the console's monitor:
@@ -111,6 +114,7 @@ impl InvariantChecker {
         // Both replays skip a node whose image or state is unchanged since it last matched.
         found.extend(self.check_images(world).err());
         found.extend(self.check_controllers(world).err());
+        self.data.check(world, &mut found);
         found
     }
 

@@ -37,6 +37,11 @@ pub enum Invariant {
     BrokerImageNeverGoesBack,
     /// No fenced broker leads a partition or sits in an ISR of more than one replica.
     NoFencedBrokerInIsr,
+    /// A data partition leader's high watermark is not past the log end of any replica in its
+    /// ISR (Partition.maybeIncrementLeaderHW: the smallest LEO of the ISR).
+    DataHighWatermarkWithinIsr,
+    /// A record acknowledged with acks=all is held by every later leader of its partition.
+    AckedRecordNeverLost,
     /// The active controller fences a broker whose session timed out (within its session
     /// timeout plus a grace of two fence-task periods and a commit).
     SessionExpiredBrokerFenced,
@@ -52,7 +57,7 @@ pub enum Invariant {
 
 impl Invariant {
     /// Every invariant, in the order the checker looks at them.
-    pub const ALL: [Invariant; 16] = [
+    pub const ALL: [Invariant; 18] = [
         Invariant::NoFatalFault,
         Invariant::MonotonicEpoch,
         Invariant::SingleLeader,
@@ -69,6 +74,8 @@ impl Invariant {
         Invariant::BrokerImageNeverGoesBack,
         Invariant::NoFencedBrokerInIsr,
         Invariant::SessionExpiredBrokerFenced,
+        Invariant::DataHighWatermarkWithinIsr,
+        Invariant::AckedRecordNeverLost,
     ];
 
     /// Its name (CamelCase, as RaftEventSimulationTest's classes).
@@ -90,6 +97,8 @@ impl Invariant {
             Invariant::NoStaleLeader => "NoStaleLeader",
             Invariant::NoDisruptiveElection => "NoDisruptiveElection",
             Invariant::NoFatalFault => "NoFatalFault",
+            Invariant::DataHighWatermarkWithinIsr => "DataHighWatermarkWithinIsr",
+            Invariant::AckedRecordNeverLost => "AckedRecordNeverLost",
         }
     }
 }

@@ -116,8 +116,10 @@ impl World {
                         cout: &mut cout,
                         rules: io.rules,
                     };
+                    rm.apply_rules(&dio.rules);
                     if l.publish_count > 0 {
                         rm.sync(&l.image, l.publish_count, &mut dio);
+                        rm.apply_rules(&dio.rules);
                     }
                     wake = wake.min(rm.poll(raft.state().leader_id(), epoch, &mut dio));
                 }
@@ -445,6 +447,7 @@ impl World {
                 cout: &mut cout,
                 rules,
             };
+            rm.apply_rules(&dio.rules);
             f(rm, &mut dio);
         }
         for (to, m) in cout {

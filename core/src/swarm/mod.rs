@@ -16,6 +16,7 @@ use crate::raft::batch::Record;
 use crate::sim::{World, WorldConfig};
 
 mod membership;
+mod produce;
 
 /// What one seed ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,6 +45,8 @@ pub struct SwarmReport {
     pub snapshots_fetched: usize,
     /// Snapshots loaded by listeners (MetadataLoader `handleLoadSnapshot`).
     pub snapshots_loaded: usize,
+    /// Data batches acknowledged with acks=all (the produce load's, see `produce.rs`).
+    pub acked_writes: usize,
 }
 
 /// Virtual ms allowed from heal to a committed write by a new or old leader.
@@ -149,6 +152,7 @@ pub fn run_seed_with(
         snapshots_written: count("Successfully wrote snapshot"),
         snapshots_fetched: count("after downloading snapshot"),
         snapshots_loaded: count("incrementing HandleLoadSnapshotCount"),
+        acked_writes: world.acked_writes().len(),
         seed,
         voters: shape.voters as usize,
         observers: shape.observers as usize,
@@ -308,6 +312,8 @@ fn safety_phase(
         topics_sent: 0,
         alters_sent: 0,
     };
+    // Writes start once the first topic may exist (CreateTopics at 2.5 s).
+    let mut load = produce::ProduceLoad::new(world.config().seed, 4_000);
     while world.now_ms() < safety_ms {
         if !step_checked(world, checker)? {
             break;
@@ -321,6 +327,7 @@ fn safety_phase(
         if !shape.raw_appends && shape.observers > 0 {
             create_topics(world, shape, &mut work);
             alter_configs(world, &mut work);
+            load.tick(world);
         }
         if shape.raw_appends && world.now_ms() >= work.next_append {
             work.next_append = world.now_ms() + plan.range_inclusive(50, 700);

@@ -52,6 +52,9 @@ texts! {
         /// `single-voter-change`.
         single_voter_change: "투표자 변경은 앞 변경이 커밋된 뒤에 하나씩"
             | "one voter change at a time, after the last one commits",
+        /// `isr-high-watermark`.
+        isr_high_watermark: "데이터 파티션의 HW 는 ISR 전체가 가진 오프셋까지만"
+            | "a data partition's HW is what the whole ISR holds",
     }
 }
 
@@ -69,6 +72,7 @@ impl RulesText {
             "loader-catch-up" => self.loader_catch_up,
             "session-fencing" => self.session_fencing,
             "single-voter-change" => self.single_voter_change,
+            "isr-high-watermark" => self.isr_high_watermark,
             _ => "",
         }
     }
