@@ -227,3 +227,46 @@ fn without_it_an_acked_write_is_lost_when_the_lagging_follower_is_elected() {
         "{broken:?}"
     );
 }
+
+/// ForwardingManager: a CreateTopics sent to a broker reaches the active controller through
+/// the broker's `forwarding` channel and its answer comes back to the client; with no
+/// controller left the broker answers REQUEST_TIMED_OUT after the channel's 60 s retry
+/// timeout (BrokerServer.scala: `retryTimeoutMs = 60000`).
+#[test]
+fn a_broker_forwards_admin_requests_to_the_active_controller() {
+    use kraft_core::common::message::controller::{ApiError, ControllerResponse};
+    let mut w = cluster(7);
+    let create = |name: &str| {
+        DataRequest::Admin(ControllerRequest::CreateTopics {
+            topics: vec![CreatableTopic {
+                name: name.into(),
+                num_partitions: 1,
+                replication_factor: 1,
+                configs: Vec::new(),
+            }],
+        })
+    };
+    let cid = w.client_send(1, create("forwarded")).unwrap();
+    assert!(w.run_until(5_000, |w| w.client_response(cid).is_some()));
+    let Some(DataResponse::Admin(ControllerResponse::CreateTopics { topics, error })) =
+        w.client_response(cid)
+    else {
+        panic!("{:?}", w.client_response(cid))
+    };
+    assert_eq!(*error, None);
+    assert_eq!(topics[0].name, "forwarded");
+    assert!(topics[0].error.is_none(), "{topics:?}");
+    for c in [101, 102, 103] {
+        w.kill(c).unwrap();
+    }
+    let cid = w.client_send(1, create("lost")).unwrap();
+    w.run_for(59_000);
+    assert!(w.client_response(cid).is_none(), "still retrying");
+    assert!(w.run_until(2_000, |w| w.client_response(cid).is_some()));
+    let Some(DataResponse::Admin(ControllerResponse::CreateTopics { error, .. })) =
+        w.client_response(cid)
+    else {
+        panic!("{:?}", w.client_response(cid))
+    };
+    assert_eq!(*error, Some(ApiError::RequestTimedOut));
+}

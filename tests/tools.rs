@@ -726,6 +726,9 @@ fn create_retries_when_a_partitioned_controller_answers_not_controller() {
     assert_eq!(out, "Created topic orders.\n");
     let now_active = w.active_controller().unwrap();
     assert_ne!(now_active, old);
+    // --list is answered from broker 1's image: the observer finds the new leader (its fetch
+    // to the old one times out) and its loader takes the commit.
+    w.run_for(5_000);
     assert_eq!(tool(&mut w, &format!("{TOPICS} --list")), "orders\n");
     let replayed = tool(
         &mut w,

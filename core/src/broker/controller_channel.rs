@@ -70,6 +70,8 @@ pub struct NodeToControllerChannelManager {
     /// The nodes with an open connection.
     connected: BTreeSet<i32>,
     next_correlation_id: u64,
+    /// Where this channel's correlation ids start (apart from the other channels').
+    correlation_base: u64,
     shut_down: bool,
 }
 
@@ -87,8 +89,15 @@ impl NodeToControllerChannelManager {
             reconnect_at_ms: BTreeMap::new(),
             connected: BTreeSet::new(),
             next_correlation_id: 0,
+            correlation_base: CORRELATION_BASE,
             shut_down: false,
         }
+    }
+
+    /// The same channel with its correlation ids from `base` (the forwarding channel's).
+    pub fn with_correlation_base(mut self, base: u64) -> Self {
+        self.correlation_base = base;
+        self
     }
 
     /// The controller the channel sends to, if it has one cached.
@@ -161,7 +170,7 @@ impl NodeToControllerChannelManager {
                 format!(
                     "Cancelled in-flight {} request with correlation id {} due to node {} being disconnected (elapsed time since creation: {elapsed}ms, elapsed time since send: {elapsed}ms, throttle time: 0ms, request timeout: {}ms)",
                     api_key_name(&f.item.request),
-                    f.correlation_id - CORRELATION_BASE,
+                    f.correlation_id - self.correlation_base,
                     f.to,
                     self.request_timeout_ms
                 ),
@@ -207,7 +216,7 @@ impl NodeToControllerChannelManager {
             if self.connected.insert(to) {
                 self.next_correlation_id += 1;
             }
-            let correlation_id = CORRELATION_BASE + self.next_correlation_id;
+            let correlation_id = self.correlation_base + self.next_correlation_id;
             self.next_correlation_id += 1;
             let body = item.request.clone();
             self.in_flight = Some(InFlight {

@@ -48,6 +48,9 @@ pub enum DataRequest {
     /// MetadataRequest: the brokers and the topics' partition leaders, from the broker's
     /// MetadataCache (its MetadataImage).
     Metadata(MetadataRequest),
+    /// An admin request only the controller answers (CreateTopics, DeleteTopics,
+    /// IncrementalAlterConfigs), which the broker forwards (ForwardingManager).
+    Admin(crate::common::message::controller::ControllerRequest),
 }
 
 /// A data-plane response.
@@ -61,6 +64,8 @@ pub enum DataResponse {
     ListOffsets(ListOffsetsResponse),
     /// MetadataResponse.
     Metadata(MetadataResponse),
+    /// The controller's answer to a forwarded admin request (or REQUEST_TIMED_OUT).
+    Admin(crate::common::message::controller::ControllerResponse),
     /// The sender's network client made this up: the broker did not answer (refused or reset
     /// connection).
     Failed {
@@ -242,6 +247,7 @@ impl DataRequest {
             DataRequest::Fetch(_) => ApiKeys::ConsumerFetch,
             DataRequest::ListOffsets(_) => ApiKeys::ListOffsets,
             DataRequest::Metadata(_) => ApiKeys::Metadata,
+            DataRequest::Admin(r) => r.api(),
         }
     }
 }
@@ -256,6 +262,7 @@ impl DataResponse {
             DataResponse::Fetch(_) => ApiKeys::ConsumerFetch,
             DataResponse::ListOffsets(_) => ApiKeys::ListOffsets,
             DataResponse::Metadata(_) => ApiKeys::Metadata,
+            DataResponse::Admin(r) => r.api(),
             DataResponse::Failed { api, .. } => *api,
         }
     }
@@ -290,7 +297,7 @@ impl DataMessage {
                 DataRequest::Produce(r) => {
                     f.records = Some(r.batch.records.len() as u32);
                 }
-                DataRequest::ListOffsets(_) | DataRequest::Metadata(_) => {}
+                DataRequest::ListOffsets(_) | DataRequest::Metadata(_) | DataRequest::Admin(_) => {}
             },
             DataMessage::Response { body, .. } => match body {
                 DataResponse::Fetch(r) => {
@@ -308,7 +315,7 @@ impl DataMessage {
                     f.error = Some(r.error.name());
                     f.offset = Some(r.offset);
                 }
-                DataResponse::Metadata(_) => {}
+                DataResponse::Metadata(_) | DataResponse::Admin(_) => {}
                 DataResponse::Failed { error, .. } => f.error = Some(error.name()),
             },
         }
@@ -343,6 +350,7 @@ impl DataMessage {
                     .join(" "),
                 DataRequest::ListOffsets(r) => format!("timestamp={}", r.timestamp),
                 DataRequest::Metadata(_) => String::new(),
+                DataRequest::Admin(r) => r.summary(),
             },
             DataMessage::Response { body, .. } => match body {
                 DataResponse::Produce(r) => {
@@ -365,6 +373,7 @@ impl DataMessage {
                 DataResponse::Metadata(r) => {
                     format!("brokers={} topics={}", r.brokers.len(), r.topics.len())
                 }
+                DataResponse::Admin(r) => r.summary(),
                 DataResponse::Failed { error, .. } => error.name().to_string(),
             },
         }

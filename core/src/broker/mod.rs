@@ -6,6 +6,7 @@ pub mod controller_channel;
 pub mod data_io;
 pub mod delayed;
 pub mod fetcher;
+pub mod forwarding;
 pub mod lifecycle;
 pub mod log_manager;
 pub mod messages;

@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use super::data_io::DataIo;
 use super::delayed::{DelayedFetch, DelayedProduce};
 use super::fetcher::ReplicaFetcher;
+use super::forwarding::ForwardingManager;
 use super::log_manager;
 use super::messages::{
     DataMessage, DataRequest, DataResponse, ListOffsetsRequest, ListOffsetsResponse,
@@ -69,6 +70,9 @@ pub struct ReplicaManager {
     next_hw_checkpoint_ms: u64,
     /// Renamed logs and when they go.
     deletions: Vec<(String, u64)>,
+    /// The admin requests forwarded to the controller (kept here, with the broker's other
+    /// request handling: KafkaApis hands them to the ForwardingManager).
+    pub forwarding: ForwardingManager,
 }
 
 impl ReplicaManager {
@@ -81,6 +85,7 @@ impl ReplicaManager {
             next_isr_expiration_ms: now_ms + REPLICA_LAG_TIME_MAX_MS / 2,
             next_hw_checkpoint_ms: now_ms + log_manager::HW_CHECKPOINT_INTERVAL_MS,
             fetcher: ReplicaFetcher::new(node_id),
+            forwarding: ForwardingManager::new(node_id),
             ..Default::default()
         }
     }
@@ -230,6 +235,7 @@ impl ReplicaManager {
     ) {
         match body {
             DataRequest::Produce(r) => self.handle_produce(from, correlation_id, r, io),
+            DataRequest::Admin(r) => self.forwarding.forward(from, correlation_id, r, io.now_ms),
             DataRequest::Fetch(r) => self.handle_fetch(from, correlation_id, r, io),
             DataRequest::ListOffsets(r) => {
                 let resp = self.list_offsets(&r, io);
@@ -299,6 +305,29 @@ impl ReplicaManager {
             },
             leader_epoch: p.leader_epoch,
         }
+    }
+
+    /// The forwarding channel's work (`controller`: Raft's leader and its CONTROLLER port):
+    /// the request it sends and the clients' answers that timed out. Returns when it next
+    /// has work of its own.
+    pub fn poll_forwarding(&mut self, controller: Option<(i32, u16)>, io: &mut DataIo) -> u64 {
+        let (message, answers) = self.forwarding.poll(io.now_ms, controller, io.log);
+        io.cout.extend(message);
+        io.out.extend(answers);
+        self.forwarding.next_wake_ms(io.now_ms).unwrap_or(u64::MAX)
+    }
+
+    /// The controller answered a forwarded request (or the connection failed).
+    pub fn handle_forwarded_response(
+        &mut self,
+        correlation_id: u64,
+        body: ControllerResponse,
+        io: &mut DataIo,
+    ) {
+        let answer = self
+            .forwarding
+            .handle_response(correlation_id, body, io.now_ms, io.log);
+        io.out.extend(answer);
     }
 
     /// The controller answered an AlterPartition (or the request failed).

@@ -12,6 +12,7 @@ use super::network::InFlight;
 use super::node::{Node, ProcessState};
 use super::world::{Event, World, BROKER_CORRELATION_BASE, GRACEFUL_SHUTDOWN_TIMEOUT_MS};
 use crate::broker::data_io::DataIo;
+use crate::broker::forwarding::FORWARDING_CORRELATION_BASE;
 use crate::broker::messages::DataMessage;
 use crate::broker::replica_config::REPLICA_CORRELATION_BASE;
 use crate::broker::BrokerLifecycleManager;
@@ -122,6 +123,11 @@ impl World {
                         rm.apply_rules(&dio.rules);
                     }
                     wake = wake.min(rm.poll(raft.state().leader_id(), epoch, &mut dio));
+                    let controller = raft
+                        .state()
+                        .leader_id()
+                        .map(|l| (l, raft.quorum.voter_port(l).unwrap_or(0)));
+                    wake = wake.min(rm.poll_forwarding(controller, &mut dio));
                 }
                 Ok((wake, events))
             });
@@ -200,6 +206,12 @@ impl World {
             body,
         } = &msg
         {
+            if *correlation_id >= FORWARDING_CORRELATION_BASE {
+                let (cid, body) = (*correlation_id, body.clone());
+                self.with_data_plane(to, |rm, dio| rm.handle_forwarded_response(cid, body, dio));
+                self.with_node(to, |_, _, _, _, _| Ok(()));
+                return;
+            }
             if *correlation_id >= REPLICA_CORRELATION_BASE {
                 let (cid, body) = (*correlation_id, body.clone());
                 self.with_data_plane(to, |rm, dio| rm.handle_alter_response(cid, &body, dio));

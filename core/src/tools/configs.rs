@@ -249,7 +249,14 @@ fn alter(
         }],
         validate_only: false,
     };
-    let resp = admin_call(world, "incrementalAlterConfigs", &request)
+    // With --bootstrap-server a broker of the list must answer first (KafkaAdminClient).
+    let resp = match opts.value("bootstrap-server") {
+        Some(list) => {
+            super::bootstrap::admin_call_via(world, list, "incrementalAlterConfigs", &request)
+        }
+        None => admin_call(world, "incrementalAlterConfigs", &request),
+    };
+    let resp = resp
         .map_err(|f| command_error(args, &execution_exception(TIMEOUT_EXCEPTION, &f.message())))?;
     let (responses, error) = match resp {
         ControllerResponse::IncrementalAlterConfigs { responses, error } => (responses, error),

@@ -35,6 +35,7 @@
 //! ```
 
 pub mod argparse;
+pub mod bootstrap;
 pub mod configs;
 pub mod dump_log;
 pub mod feature_levels;

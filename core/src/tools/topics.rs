@@ -3,10 +3,7 @@
 //! `--list` / `--describe` from the controller's committed state.
 
 use super::jopt::{self, Arg, OptionError};
-use super::{
-    admin_call, tool_error_log_line, wait_for_active_controller, AdminFailure, ToolError,
-    ADMIN_TIMEOUT_MS, TIMEOUT_EXCEPTION,
-};
+use super::{tool_error_log_line, AdminFailure, ToolError, TIMEOUT_EXCEPTION};
 use crate::common::java::{java_hash_map_capacity, java_hash_map_order, java_string_hash};
 use crate::common::message::controller::{
     ApiError, ControllerRequest, ControllerResponse, CreatableTopic, TopicResult,
@@ -191,9 +188,35 @@ pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
         Ok(it) => it.map(|(_, v)| v.clone()).collect(),
         Err(_) => c.state.replication.topics.values().cloned().collect(),
     };
-    let configs = committed_configs(c);
+    let topics = topics
+        .into_iter()
+        .map(|t| (t.name.clone(), t.id, t.parts.values().cloned().collect()));
+    topic_infos(topics, &committed_configs(c))
+}
+
+/// The topics of a broker's MetadataImage (what its MetadataCache answers), sorted by name.
+pub fn image_topics(image: &crate::image::MetadataImage) -> Vec<TopicInfo> {
+    let topics = image.topics.by_id.values().map(|t| {
+        let parts = t.partitions.values().cloned().collect();
+        (t.name.clone(), t.id, parts)
+    });
+    let configs: Vec<_> = image
+        .configs
+        .configs
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    topic_infos(topics, &configs)
+}
+
+/// Topics (name, id, partitions) with their non-default configs: the topic's overrides over
+/// the cluster-wide dynamic defaults of their broker synonyms.
+fn topic_infos(
+    topics: impl Iterator<Item = (String, Uuid, Vec<PartitionRecord>)>,
+    configs: &[((i8, String, String), String)],
+) -> Vec<TopicInfo> {
     let mut defaults = BTreeMap::new();
-    for ((t, n, k), v) in &configs {
+    for ((t, n, k), v) in configs {
         if *t == RESOURCE_TYPE_BROKER && n.is_empty() {
             if let Some((_, topic_name)) = BROKER_SYNONYMS.iter().find(|(b, _)| b == k) {
                 defaults.insert(topic_name.to_string(), v.clone());
@@ -201,18 +224,17 @@ pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
         }
     }
     let mut out: Vec<TopicInfo> = topics
-        .into_iter()
-        .map(|t| {
+        .map(|(name, id, partitions)| {
             let mut cfg = defaults.clone();
-            for ((ty, n, k), v) in &configs {
-                if *ty == RESOURCE_TYPE_TOPIC && *n == t.name {
+            for ((ty, n, k), v) in configs {
+                if *ty == RESOURCE_TYPE_TOPIC && *n == name {
                     cfg.insert(k.clone(), v.clone());
                 }
             }
             TopicInfo {
-                name: t.name.clone(),
-                id: t.id,
-                partitions: t.parts.values().cloned().collect(),
+                name,
+                id,
+                partitions,
                 configs: cfg,
             }
         })
@@ -221,15 +243,17 @@ pub fn committed_topics(c: &QuorumController) -> Vec<TopicInfo> {
     out
 }
 
-/// The committed topics of the cluster, or the timeout of a cluster without a controller.
-fn topics_now(world: &mut World, call: &'static str) -> Result<Vec<TopicInfo>, ToolError> {
-    if read_controller(world).is_none() {
-        let deadline = world.now_ms() + ADMIN_TIMEOUT_MS;
-        wait_for_active_controller(world, deadline);
-    }
-    match read_controller(world) {
-        Some(c) => Ok(committed_topics(c)),
-        None => Err(timeout_error(world, &AdminFailure::NoNode { call })),
+/// The topics as the bootstrap broker's image has them, or the call's timeout when no broker
+/// of `--bootstrap-server` answers.
+fn topics_now(
+    world: &mut World,
+    opts: &jopt::Options,
+    call: &'static str,
+) -> Result<Vec<TopicInfo>, ToolError> {
+    let list = opts.value("bootstrap-server").unwrap_or_default();
+    match super::bootstrap::bootstrap_image(world, list, call) {
+        Ok(image) => Ok(image_topics(&image)),
+        Err(f) => Err(timeout_error(world, &f)),
     }
 }
 
@@ -398,7 +422,8 @@ fn create(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> 
             configs,
         }],
     };
-    let resp = admin_call(world, "createTopics", &request)
+    let list = opts.value("bootstrap-server").unwrap_or_default();
+    let resp = super::bootstrap::admin_call_via(world, list, "createTopics", &request)
         .map_err(|f| timeout_error(world, &f).after(out.clone()))?;
     let (topics, error) = match resp {
         ControllerResponse::CreateTopics { topics, error } => (topics, error),
@@ -441,7 +466,7 @@ fn filter_topics<'a>(topics: &'a [TopicInfo], include: Option<&str>) -> Vec<&'a 
 }
 
 fn list(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> {
-    let topics = topics_now(world, "listTopics")?;
+    let topics = topics_now(world, opts, "listTopics")?;
     let names: Vec<&str> = filter_topics(&topics, opts.value("topic"))
         .into_iter()
         .map(|t| t.name.as_str())
@@ -459,7 +484,7 @@ fn ensure_exists(found: usize, requested: Option<&str>, if_exists: bool) -> Resu
 }
 
 fn delete(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> {
-    let topics = topics_now(world, "listTopics")?;
+    let topics = topics_now(world, opts, "listTopics")?;
     let names: Vec<String> = filter_topics(&topics, opts.value("topic"))
         .into_iter()
         .map(|t| t.name.clone())
@@ -471,7 +496,9 @@ fn delete(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> 
     let request = ControllerRequest::DeleteTopics {
         names: names.clone(),
     };
-    let resp = admin_call(world, "deleteTopics", &request).map_err(|f| timeout_error(world, &f))?;
+    let list = opts.value("bootstrap-server").unwrap_or_default();
+    let resp = super::bootstrap::admin_call_via(world, list, "deleteTopics", &request)
+        .map_err(|f| timeout_error(world, &f))?;
     let (results, error) = match resp {
         ControllerResponse::DeleteTopics { topics, error } => (topics, error),
         other => return Err(ToolError::new(format!("unexpected response {other:?}"))),
@@ -543,7 +570,7 @@ pub fn topic_line(t: &TopicInfo) -> String {
 }
 
 fn describe(world: &mut World, opts: &jopt::Options) -> Result<String, ToolError> {
-    let topics = topics_now(world, "listTopics")?;
+    let topics = topics_now(world, opts, "listTopics")?;
     let if_exists = opts.has("if-exists");
     let by_id = opts
         .value("topic-id")
