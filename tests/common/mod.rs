@@ -324,6 +324,9 @@ pub fn create_topic_on(
 
 /// Runs one of Kafka's tools (or `ls`, `cat`, ...) against the world.
 pub fn tool_result(w: &mut World, line: &str) -> Result<String, ToolError> {
+    if let Some(r) = tools::pipe::run_line(w, line) {
+        return r;
+    }
     tools::run(w, &tools::split_command_line(line))
 }
 

@@ -24,6 +24,10 @@ pub const FORWARDING_CORRELATION_BASE: u64 = 3 << 32;
 /// The forwarding channel's retry timeout (BrokerServer.scala).
 pub const FORWARDING_RETRY_TIMEOUT_MS: u64 = 60_000;
 
+/// What a poll of the channel gives: the request to send to the controller, and the answers
+/// for clients.
+pub type ForwardingOutput = (Option<(i32, ControllerMessage)>, Vec<(i32, DataMessage)>);
+
 /// The forwarding manager of one broker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ForwardingManager {
@@ -69,7 +73,7 @@ impl ForwardingManager {
         now_ms: u64,
         controller: Option<(i32, u16)>,
         log: &mut NodeLog,
-    ) -> (Option<(i32, ControllerMessage)>, Vec<(i32, DataMessage)>) {
+    ) -> ForwardingOutput {
         let (message, timed_out) = self.channel.poll(now_ms, controller, log);
         let answers = timed_out
             .into_iter()

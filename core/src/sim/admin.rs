@@ -216,3 +216,12 @@ impl World {
             .committed_registration(id)
     }
 }
+
+impl World {
+    /// A number below `bound` from the world's RNG, for a client's random choices (the
+    /// producer's sticky partition, BuiltInPartitioner.java). Only tools call it, so runs that
+    /// use no client keep their RNG stream.
+    pub fn client_random(&mut self, bound: u64) -> u64 {
+        self.rng.below(bound.max(1))
+    }
+}

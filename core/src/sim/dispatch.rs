@@ -117,17 +117,7 @@ impl World {
                         cout: &mut cout,
                         rules: io.rules,
                     };
-                    rm.apply_rules(&dio.rules);
-                    if l.publish_count > 0 {
-                        rm.sync(&l.image, l.publish_count, &mut dio);
-                        rm.apply_rules(&dio.rules);
-                    }
-                    wake = wake.min(rm.poll(raft.state().leader_id(), epoch, &mut dio));
-                    let controller = raft
-                        .state()
-                        .leader_id()
-                        .map(|l| (l, raft.quorum.voter_port(l).unwrap_or(0)));
-                    wake = wake.min(rm.poll_forwarding(controller, &mut dio));
+                    wake = wake.min(poll_data_plane(rm, l, raft, epoch, &mut dio));
                 }
                 Ok((wake, events))
             });
@@ -474,6 +464,27 @@ impl World {
 /// The error response a non-controller gives to a controller request.
 fn not_controller_response(body: &ControllerRequest) -> Option<ControllerResponse> {
     Some(body.not_controller_response())
+}
+
+/// The broker's data plane after a Raft poll: the ReplicaManager takes the published image,
+/// does its periodic work, and the forwarding channel its own (to Raft's leader). Returns
+/// when it next has work.
+fn poll_data_plane(
+    rm: &mut crate::broker::replica_manager::ReplicaManager,
+    loader: &MetadataLoader,
+    raft: &KafkaRaftClient,
+    broker_epoch: i64,
+    dio: &mut DataIo,
+) -> u64 {
+    rm.apply_rules(&dio.rules);
+    if loader.publish_count > 0 {
+        rm.sync(&loader.image, loader.publish_count, dio);
+        rm.apply_rules(&dio.rules);
+    }
+    let leader = raft.state().leader_id();
+    let wake = rm.poll(leader, broker_epoch, dio);
+    let controller = leader.map(|l| (l, raft.quorum.voter_port(l).unwrap_or(0)));
+    wake.min(rm.poll_forwarding(controller, dio))
 }
 
 /// The broker's lifecycle after a Raft poll: registration and heartbeats to the active

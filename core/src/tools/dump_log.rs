@@ -190,11 +190,19 @@ fn metadata_file<'a>(
     }
 }
 
-/// The batches of the segment `file` names (`<node>/__cluster_metadata-0/<base>.<ext>`).
+/// The batches of the segment `file` names: `<node>/__cluster_metadata-0/<base>.<ext>` or a
+/// broker's data partition, `<node>/orders-0/<base>.<ext>` (its batches carry the producer's
+/// records, printed with the same batch and record lines).
 fn segment(world: &World, file: &str) -> Result<Vec<Arc<RecordBatch>>, ToolError> {
     let missing = || java_exception("java.nio.file.NoSuchFileException", file);
-    let (node, name) = metadata_file(world, file)?;
-    if !node.disk.list(METADATA_DIR).contains(&name) {
+    let (id, rel) = split_node_path(file).ok_or_else(missing)?;
+    let node = world.node(id).ok_or_else(missing)?;
+    let (dir, name) = rel.rsplit_once('/').ok_or_else(missing)?;
+    let log = match dir {
+        METADATA_DIR => &node.disk.metadata_log,
+        _ => node.disk.data_logs.get(dir).ok_or_else(missing)?,
+    };
+    if !node.disk.list(dir).iter().any(|n| n == name) {
         return Err(missing());
     }
     let base: i64 = name
@@ -202,10 +210,7 @@ fn segment(world: &World, file: &str) -> Result<Vec<Arc<RecordBatch>>, ToolError
         .next()
         .and_then(|b| b.parse().ok())
         .ok_or_else(missing)?;
-    node.disk
-        .metadata_log
-        .segment_batches(base)
-        .ok_or_else(missing)
+    log.segment_batches(base).ok_or_else(missing)
 }
 
 /// The snapshot `file` names (`<node>/__cluster_metadata-0/<offset>-<epoch>.checkpoint`).

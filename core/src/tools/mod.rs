@@ -36,16 +36,25 @@
 
 pub mod argparse;
 pub mod bootstrap;
+pub mod client;
 pub mod configs;
+pub mod console_consumer;
+pub mod console_producer;
 pub mod dump_log;
 pub mod feature_levels;
 pub mod feature_update;
 pub mod features;
+pub mod get_offsets;
 pub mod grep;
 pub mod java_uuid;
 pub mod jopt;
 pub mod metadata_quorum;
 pub mod metadata_shell;
+pub mod perf_stats;
+pub mod pipe;
+pub mod producer;
+pub mod producer_config;
+pub mod producer_perf;
 pub mod properties;
 pub mod quorum_change;
 pub mod record_batch;
@@ -88,6 +97,12 @@ impl ToolError {
         }
     }
 
+    /// The same error with exit code `code`.
+    pub fn code(mut self, code: i32) -> ToolError {
+        self.exit_code = code;
+        self
+    }
+
     /// The same error after `stdout` had been printed.
     pub fn after(mut self, stdout: String) -> ToolError {
         self.stdout = stdout + &self.stdout;
@@ -124,6 +139,10 @@ pub const COMMANDS: &[&str] = &[
     "kafka-topics.sh",
     "kafka-configs.sh",
     "kafka-dump-log.sh",
+    "kafka-console-producer.sh",
+    "kafka-console-consumer.sh",
+    "kafka-get-offsets.sh",
+    "kafka-producer-perf-test.sh",
     "kafka-metadata-shell.sh",
     "ls",
     "cat",
@@ -131,12 +150,24 @@ pub const COMMANDS: &[&str] = &[
     "head",
     "tail",
     "timeout",
+    "echo",
+    "printf",
 ];
 
 /// Run the tool `argv[0]` with arguments `argv[1..]` against `world`; returns its stdout.
 /// The tool may run the world (the admin tools wait for the controller's answer). The `.sh`
 /// suffix and a leading `bin/` or `./bin/` are optional.
 pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
+    run_with_stdin(world, argv, None)
+}
+
+/// [`run`] with `stdin`: the text piped into the tool (`echo "v" | kafka-console-producer.sh
+/// ...`), or `None` for the terminal.
+pub fn run_with_stdin(
+    world: &mut World,
+    argv: &[String],
+    stdin: Option<&str>,
+) -> Result<String, ToolError> {
     let Some(cmd) = argv.first() else {
         return Ok(String::new());
     };
@@ -157,6 +188,11 @@ pub fn run(world: &mut World, argv: &[String]) -> Result<String, ToolError> {
         "head" => shell::head_tail(world, args, true),
         "tail" => shell::head_tail(world, args, false),
         "timeout" => timeout::run(world, args),
+        "kafka-console-producer" => console_producer::run(world, args, stdin),
+        "kafka-console-consumer" => console_consumer::run(world, args),
+        "kafka-get-offsets" => get_offsets::run(world, args),
+        "kafka-producer-perf-test" => producer_perf::run(world, args),
+        "echo" | "printf" => pipe::run(argv),
         _ => Err(ToolError {
             stdout: String::new(),
             message: format!("{cmd}: command not found\n"),

@@ -121,6 +121,8 @@ expect leader=102 epoch=2 state(103)=Follower fenced(1)=no   check facts
 timeline put|remove|snapshot|get|delete-up-to|revert|print   a TimelineHashMap (example 3)
 kafka-metadata-quorum.sh, kafka-storage.sh, kafka-features.sh, kafka-topics.sh, kafka-configs.sh,
 kafka-dump-log.sh, kafka-metadata-shell.sh
+echo \"v\" | kafka-console-producer.sh --bootstrap-server localhost:9092 --topic orders   produce one record a line
+kafka-console-consumer.sh, kafka-get-offsets.sh, kafka-producer-perf-test.sh   the data-plane clients
 ls, cat, grep, head, tail     over a node's files: 101/server.log, 101/__cluster_metadata-0/quorum-state
 timeout 1 TOOL ...            kill a tool that waits after 1 s (a voter change it sent stays pending)
 help                          this list";
@@ -279,6 +281,9 @@ impl Console {
 
     /// Split `line` and run its handler from [`COMMANDS`] (or a tool), without a budget.
     fn exec_command(&mut self, line: &str) -> Result<String, String> {
+        if crate::tools::pipe::split(line).is_some() {
+            return self.piped(line);
+        }
         let words = split_words(line)?;
         let Some(cmd) = words.first().map(|s| s.as_str()) else {
             return Ok(String::new());

@@ -18,7 +18,23 @@ impl Console {
             ));
         }
         let w = self.world()?;
-        match crate::tools::run(w, call.words) {
+        shown(crate::tools::run(w, call.words))
+    }
+
+    /// `echo "v" | kafka-console-producer.sh ...`: a pipeline into one of the tools.
+    pub(super) fn piped(&mut self, line: &str) -> Result<String, String> {
+        let w = self.world()?;
+        match crate::tools::pipe::run_line(w, line) {
+            Some(r) => shown(r),
+            None => Err(format!("not a pipeline: {line}")),
+        }
+    }
+}
+
+/// What the console shows for a tool's result.
+fn shown(result: Result<String, crate::tools::ToolError>) -> Result<String, String> {
+    {
+        match result {
             Ok(out) => Ok(out.trim_end_matches('\n').to_string()),
             // A tool that failed silently (killed by `timeout`, exit 124) prints nothing.
             Err(e) if e.text().is_empty() => Ok(String::new()),
