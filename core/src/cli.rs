@@ -499,7 +499,7 @@ fn bench(args: &[String]) -> Result<(), String> {
         "  log lines kept: {lines}; messages in flight at end: {}",
         world.network().in_flight.len()
     );
-    Ok(())
+    crate::swarm::bench_produce(10)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::sim::{World, WorldConfig};
 
 mod membership;
 mod produce;
+pub use produce::bench_produce;
 
 /// What one seed ran.
 #[derive(Clone, Debug, PartialEq, Eq)]

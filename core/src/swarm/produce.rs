@@ -89,3 +89,84 @@ impl ProduceLoad {
         }
     }
 }
+
+/// `kraft bench`'s produce figure: 3 controllers + 3 brokers, topic `orders` (one partition,
+/// replication factor 3), one acks=all record every 10 ms (100 records/s) to its leader for
+/// `minutes` simulated minutes; prints simulated s per wall s and what was acknowledged.
+pub fn bench_produce(minutes: u64) -> Result<(), String> {
+    use crate::common::message::controller::{ControllerRequest, CreatableTopic};
+    let mut w = World::new(crate::sim::WorldConfig::new(
+        1,
+        vec![101, 102, 103],
+        vec![1, 2, 3],
+    ))
+    .map_err(|e| e.to_string())?;
+    w.run_until(20_000, |w| {
+        (1..=3).all(|b| w.active_registration(b).is_some_and(|r| !r.record.fenced))
+    });
+    let active = w.active_controller().ok_or("no active controller")?;
+    let topic = CreatableTopic {
+        name: "orders".into(),
+        num_partitions: 1,
+        replication_factor: 3,
+        configs: Vec::new(),
+    };
+    let cid = w
+        .admin_send(
+            active,
+            ControllerRequest::CreateTopics {
+                topics: vec![topic],
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    w.run_until(10_000, |w| w.admin_response(cid).is_some());
+    w.run_for(2_000);
+    let started = std::time::Instant::now();
+    let (start_ms, end_ms) = (w.now_ms(), w.now_ms() + minutes * 60_000);
+    let mut sent = 0u64;
+    while w.now_ms() < end_ms {
+        let leader = w.nodes().find_map(|n| {
+            let rm = n.replicas.as_ref()?;
+            let (tp, _) = rm.partitions.iter().find(|(_, p)| p.is_leader())?;
+            Some((n.id, *tp))
+        });
+        if let Some((to, partition)) = leader {
+            let batch = Arc::new(RecordBatch {
+                base_offset: 0,
+                partition_leader_epoch: -1,
+                is_control: false,
+                create_time_ms: w.now_ms(),
+                records: vec![Record::Data(DataRecord {
+                    key: None,
+                    value: format!("r{sent}"),
+                })],
+                producer: ProducerStamp::NONE,
+            });
+            let request = DataRequest::Produce(ProduceRequest {
+                acks: -1,
+                timeout_ms: PRODUCE_TIMEOUT_MS,
+                partition,
+                topic: "orders".into(),
+                batch,
+            });
+            if w.client_send(to, request).is_ok() {
+                sent += 1;
+            }
+        }
+        w.run_for(10);
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let sim_s = (w.now_ms() - start_ms) as f64 / 1000.0;
+    println!("bench: produce load, 3 controllers + 3 brokers, orders-0 with replication factor 3, acks=all, 100 records/s, {minutes} simulated minute(s)");
+    println!(
+        "  records sent / acknowledged: {sent} / {}",
+        w.acked_writes().len()
+    );
+    println!("  events run:             {}", w.events_run());
+    println!("  wall time:              {wall:.3} s");
+    println!(
+        "  simulated s per wall s: {:.0}  (target >= 5000)",
+        sim_s / wall.max(1e-9)
+    );
+    Ok(())
+}
