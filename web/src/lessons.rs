@@ -40,6 +40,7 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "18-majorities",
     "19-static-to-dynamic",
     "20-rule-single-voter-change",
+    "22-rule-isr-high-watermark",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.
