@@ -41,6 +41,7 @@ pub const LESSONS: &[(&str, &str)] = lessons![
     "19-static-to-dynamic",
     "20-rule-single-voter-change",
     "21-two-high-watermarks",
+    "22-rule-isr-high-watermark",
 ];
 
 /// The index in [`LESSONS`] of the lesson called `name`.
