@@ -85,6 +85,15 @@ fn stage_panels(has_timeline: bool, has_data: bool, asked: Option<Panel>) -> Vec
         .collect()
 }
 
+/// The panels the stage offers for `state`, with the one the step `asked` for.
+fn offered_panels(state: &Playground, asked: Option<Panel>) -> Vec<Panel> {
+    stage_panels(
+        state.timeline.is_some(),
+        holds_data(state.view.as_deref()),
+        asked,
+    )
+}
+
 /// Whether a data partition of `view` holds records.
 fn holds_data(view: Option<&ClusterView>) -> bool {
     view.is_some_and(|v| v.data_partitions.iter().any(|p| p.max_log_end_offset() > 0))
@@ -201,11 +210,7 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
 
     let stage_mode = state.lesson.is_some() || *present || lecture.forces_stage();
     let stage = state.lesson.as_ref().map(|l| l.stage()).unwrap_or_default();
-    let panels = stage_panels(
-        state.timeline.is_some(),
-        holds_data(state.view.as_deref()),
-        stage.panel,
-    );
+    let panels = offered_panels(&state, stage.panel);
     let panel = current_panel(*picked, stage.panel, &panels);
     // The lesson keys while a lesson is open, the free-play keys while there is a world; the
     // stage's digit keys pick a tab; none while the keyboard help covers the page.
