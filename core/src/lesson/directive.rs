@@ -38,11 +38,14 @@ pub enum Panel {
     Write,
     /// The rule switches and the invariants (which hold, which broke and where).
     Rules,
+    /// The two high watermarks side by side: the metadata log's (the offset a majority of the
+    /// voters holds) and a data partition's (the smallest log end offset of its ISR).
+    HwTwo,
 }
 
 impl Panel {
     /// Every panel, in the order of the stage's tabs.
-    pub const ALL: [Panel; 14] = [
+    pub const ALL: [Panel; 15] = [
         Panel::States,
         Panel::Hw,
         Panel::Log,
@@ -57,6 +60,7 @@ impl Panel {
         Panel::Sequence,
         Panel::Write,
         Panel::Rules,
+        Panel::HwTwo,
     ];
 
     /// Its name in `show <panel>` and in the page's element ids.
@@ -76,6 +80,7 @@ impl Panel {
             Panel::Sequence => "sequence",
             Panel::Write => "write",
             Panel::Rules => "rules",
+            Panel::HwTwo => "hw-two",
         }
     }
 
@@ -381,6 +386,7 @@ mod tests {
             "focus 102",
             "show hw",
             "show timeline",
+            "show hw-two",
             "highlight node 3",
             "highlight batch 41-44",
             "highlight batch 7",
@@ -411,6 +417,9 @@ mod tests {
         assert_eq!(e("show  hws").0, 7);
         assert!(e("show hws").1.contains("unknown panel 'hws'"));
         assert!(e("show hws").1.contains("states, hw, log"));
+        assert!(e("show hw-2").1.contains("unknown panel 'hw-2'"));
+        assert!(e("show hw-2").1.contains("rules, hw-two"));
+        assert_eq!(e("show hw-two now").0, 13);
         assert_eq!(e("highlight batch 44-41").0, 17);
         assert!(e("highlight batch 4x").1.contains("not an offset"));
         assert!(e("highlight thing 1").1.contains("cannot highlight"));

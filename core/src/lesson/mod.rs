@@ -10,6 +10,7 @@ pub mod rewind;
 pub mod runner;
 pub mod settings;
 pub mod stage;
+pub mod test_records;
 pub mod wait;
 
 pub use console::{Begun, Console};

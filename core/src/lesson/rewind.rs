@@ -17,6 +17,9 @@ pub enum Input {
     Step(u64),
     /// Advance virtual time by this many ms.
     RunFor(u64),
+    /// Write this many records to a data partition (`orders-0`) through
+    /// [`super::test_records::produce_test_records`].
+    Produce(String, usize),
 }
 
 /// An input and the event counts around it.
@@ -182,7 +185,7 @@ impl Rewind {
             // A RunFor also moves the clock to its end when it completes, and a command may
             // do more than run events (send a request, print): in place only strictly inside
             // them, where a rewind replays single steps too.
-            Input::RunFor(_) | Input::Exec(_) => now + 1 < next.events_after,
+            Input::RunFor(_) | Input::Exec(_) | Input::Produce(..) => now + 1 < next.events_after,
         };
         if !in_place || next.events_before > now || self.history.len() < i {
             self.redo = Some(full);
@@ -284,6 +287,10 @@ fn run(console: &mut Console, input: &Input) -> Result<String, String> {
             let w = console.world.as_mut().ok_or("no cluster yet")?;
             w.run_for(*ms);
             Ok(String::new())
+        }
+        Input::Produce(name, count) => {
+            let w = console.world.as_mut().ok_or("no cluster yet")?;
+            super::test_records::produce_test_records(w, name, *count).map(|o| o.to_string())
         }
     }
 }

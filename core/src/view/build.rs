@@ -40,7 +40,10 @@ impl World {
             .filter(|m| m.arrive_ms + RECENT_MESSAGE_MS >= self.now_ms())
             .cloned()
             .collect();
+        let partitions = self.partition_views();
         ClusterView {
+            data_partitions: self.data_partition_views(&partitions),
+            partitions,
             now_ms: self.now_ms(),
             seed: self.config().seed,
             events_run: self.events_run(),
@@ -48,7 +51,6 @@ impl World {
             messages,
             recently_delivered,
             blocked: self.network().blocked.iter().copied().collect(),
-            partitions: self.partition_views(),
             sequence: self.sequence_view(),
             rules: super::rules::rule_views(self),
             invariants: super::rules::invariant_views(self),

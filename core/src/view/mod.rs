@@ -7,6 +7,7 @@ use serde::Serialize;
 
 mod build;
 pub mod changes;
+pub mod data;
 pub mod pace;
 pub mod quorum;
 pub mod rules;
@@ -23,6 +24,7 @@ pub use crate::sim::network::MessageView;
 pub use crate::sim::node::{ProcessState, Roles};
 pub(crate) use build::raft_timer_view;
 
+pub use data::{DataPartitionView, ReplicaOffsetsView};
 pub use quorum::{QuorumView, VoterChangeKind, VoterChangePhase, VoterChangeView};
 pub use timeline::TimelineView;
 pub use transitions::{LoggedTransition, TransitionCause};
@@ -49,6 +51,9 @@ pub struct ClusterView {
     /// The data partitions as the active controller has them (none without an active
     /// controller), by topic name and partition.
     pub partitions: Vec<PartitionView>,
+    /// The data partitions as their brokers hold them (each replica's log end offset and high
+    /// watermark, the leader's ISR minimum), by topic name and partition.
+    pub data_partitions: Vec<DataPartitionView>,
     /// The recent messages, process events and Raft transitions, for the sequence diagram.
     pub sequence: sequence::SequenceView,
     /// The rule switches (all on unless a lesson or the lecturer turned one off).

@@ -15,6 +15,7 @@ use crate::components::console::ConsolePanel;
 use crate::components::controller_panel::ControllerPanel;
 use crate::components::controls::{Controls, ProcessTable};
 use crate::components::hw_panel::HighWatermarkPanel;
+use crate::components::hw_two::HwTwoPanel;
 use crate::components::image_panel::{ImagePanel, Toggled};
 use crate::components::layout::{split_style, Splitter};
 use crate::components::lesson_panel::LessonPanel;
@@ -143,6 +144,7 @@ impl Body<'_> {
                 None => html! { <p class="empty">{ self.t.no_node }</p> },
             },
             Panel::Hw => html! { <HighWatermarkPanel view={view} /> },
+            Panel::HwTwo => html! { <HwTwoPanel view={view} highlights={highlights.clone()} /> },
             Panel::Log => {
                 html! { <NodeLogs view={view} only={Some(shown)} highlights={highlights.clone()} /> }
             }

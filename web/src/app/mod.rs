@@ -74,12 +74,29 @@ fn default_node(view: &ClusterView) -> i32 {
         .unwrap_or_default()
 }
 
-/// The panels a stage offers: every panel, the TimelineHashMap only once there is one.
-fn stage_panels(has_timeline: bool) -> Vec<Panel> {
+/// The panels a stage offers: every panel, the TimelineHashMap only once there is one, the two
+/// high watermarks once a data partition holds data or when the step asks for them (the tab row
+/// keeps to two lines at 1280×720 until then).
+fn stage_panels(has_timeline: bool, has_data: bool, asked: Option<Panel>) -> Vec<Panel> {
     Panel::ALL
         .into_iter()
         .filter(|p| *p != Panel::Timeline || has_timeline)
+        .filter(|p| *p != Panel::HwTwo || has_data || asked == Some(Panel::HwTwo))
         .collect()
+}
+
+/// The panels the stage offers for `state`, with the one the step `asked` for.
+fn offered_panels(state: &Playground, asked: Option<Panel>) -> Vec<Panel> {
+    stage_panels(
+        state.timeline.is_some(),
+        holds_data(state.view.as_deref()),
+        asked,
+    )
+}
+
+/// Whether a data partition of `view` holds records.
+fn holds_data(view: Option<&ClusterView>) -> bool {
+    view.is_some_and(|v| v.data_partitions.iter().any(|p| p.max_log_end_offset() > 0))
 }
 
 /// The node the panels show: the one the lecturer clicked (`selected`, with the focus the lesson
@@ -192,8 +209,8 @@ pub fn Playfield(props: &PlayfieldProps) -> Html {
     let welcome = use_welcome(&props.initial, props.restored);
 
     let stage_mode = state.lesson.is_some() || *present || lecture.forces_stage();
-    let panels = stage_panels(state.timeline.is_some());
     let stage = state.lesson.as_ref().map(|l| l.stage()).unwrap_or_default();
+    let panels = offered_panels(&state, stage.panel);
     let panel = current_panel(*picked, stage.panel, &panels);
     // The lesson keys while a lesson is open, the free-play keys while there is a world; the
     // stage's digit keys pick a tab; none while the keyboard help covers the page.

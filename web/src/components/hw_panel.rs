@@ -19,7 +19,8 @@ pub struct HighWatermarkPanelProps {
     pub view: Rc<ClusterView>,
 }
 
-fn offset(v: Option<i64>) -> String {
+/// An offset as text, `?` unknown.
+pub fn offset(v: Option<i64>) -> String {
     v.map(|o| o.to_string()).unwrap_or_else(|| "?".into())
 }
 

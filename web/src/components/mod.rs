@@ -10,6 +10,8 @@ pub mod controller_panel;
 pub mod controls;
 pub mod help;
 pub mod hw_panel;
+pub mod hw_two;
+pub mod hw_two_bars;
 pub mod image_panel;
 pub mod layout;
 pub mod lesson_editor;

@@ -1,11 +1,14 @@
 //! The data partitions as the active controller has them: leader, replicas, ISR (what
-//! `kafka-topics.sh --describe` prints), a replica out of the ISR in red.
+//! `kafka-topics.sh --describe` prints), a replica out of the ISR in red; and each replica's
+//! log end offset and high watermark as its own broker has them.
 
 use std::rc::Rc;
 
 use kraft_core::lesson::stage::Highlight;
-use kraft_core::view::ClusterView;
+use kraft_core::view::{ClusterView, DataPartitionView, PartitionView};
 use yew::prelude::*;
+
+use super::hw_panel::offset;
 
 /// Properties of [`PartitionsPanel`].
 #[derive(Properties, PartialEq)]
@@ -15,6 +18,26 @@ pub struct PartitionsPanelProps {
     /// What the stage lights.
     #[prop_or_default]
     pub highlights: Rc<Vec<Highlight>>,
+}
+
+/// Each replica's `id: LEO/HW`, one a line, for the partition `p` of the brokers' `data`.
+fn offsets_cell(p: &PartitionView, data: &[DataPartitionView]) -> Html {
+    let Some(d) = data
+        .iter()
+        .find(|d| d.topic == p.topic && d.partition == p.partition)
+    else {
+        return html! {};
+    };
+    html! {
+        { for d.replicas.iter().map(|r| html! {
+            <span class={classes!("replica-offsets", (!r.in_isr).then_some("out-of-isr"))}
+                  data-broker={r.broker.to_string()}
+                  data-leo={r.log_end_offset.map(|o| o.to_string()).unwrap_or_default()}
+                  data-hw={r.high_watermark.map(|o| o.to_string()).unwrap_or_default()}>
+                { format!("{}: {}/{}", r.broker, offset(r.log_end_offset), offset(r.high_watermark)) }
+            </span>
+        }) }
+    }
 }
 
 /// The panel.
@@ -35,7 +58,7 @@ pub fn PartitionsPanel(props: &PartitionsPanelProps) -> Html {
                 <p class="empty">{ t.no_partitions }</p>
             } else {
                 <table class="partitions-table">
-                    <thead><tr><th>{"Topic"}</th><th>{"Partition"}</th><th>{"Leader"}</th><th>{"Replicas"}</th><th>{"Isr"}</th></tr></thead>
+                    <thead><tr><th>{"Topic"}</th><th>{"Partition"}</th><th>{"Leader"}</th><th>{"Replicas"}</th><th>{"Isr"}</th><th>{ t.leo_hw }</th></tr></thead>
                     <tbody>
                         { for parts.iter().map(|p| {
                             let lit = props.highlights.iter().any(|h| matches!(h, Highlight::Partition { topic, partition } if *topic == p.topic && *partition == p.partition));
@@ -52,6 +75,7 @@ pub fn PartitionsPanel(props: &PartitionsPanelProps) -> Html {
                                             html! { <span class={classes!("isr-member", (!inside).then_some("out-of-isr"))}>{ if inside { r.to_string() } else { format!("✕{r}") } }</span> }
                                         }) }
                                     </td>
+                                    <td class="num offsets">{ offsets_cell(p, &props.view.data_partitions) }</td>
                                 </tr>
                             }
                         }) }

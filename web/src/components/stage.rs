@@ -24,6 +24,7 @@ pub fn panel_label(panel: Panel, t: &Chrome) -> &'static str {
         Panel::Sequence => t.tab_sequence,
         Panel::Write => t.tab_write,
         Panel::Rules => t.tab_rules,
+        Panel::HwTwo => t.tab_hw_two,
     }
 }
 

@@ -152,6 +152,12 @@ texts! {
         tab_write: "쓰기" | "Write",
         /// Tab: the rules and the invariants.
         tab_rules: "규칙" | "Rules",
+        /// Tab: the two high watermarks side by side.
+        tab_hw_two: "HW 둘" | "Two HWs",
+        /// The partitions panel's column of each replica's LEO and HW.
+        leo_hw: "LEO / HW (각 브로커)" | "LEO / HW (each broker)",
+        /// The legend's steady data links (replica fetches, produce).
+        data_links: "━ 데이터 복제·produce" | "━ replica fetch · produce",
         /// The partitions panel's heading.
         partitions: "데이터 파티션 (활성 컨트롤러 기준)"
             | "data partitions (as the active controller has them)",

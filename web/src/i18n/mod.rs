@@ -74,6 +74,7 @@ mod diagrams;
 mod editor;
 mod figures;
 mod help;
+mod hw_two;
 mod lesson;
 mod quorum;
 mod rules;
@@ -86,6 +87,7 @@ pub use diagrams::{BrokerDiagramText, StateDiagramText};
 pub use editor::EditorText;
 pub use figures::{TimelineText, WriteLifeText};
 pub use help::{HelpText, WelcomeText};
+pub use hw_two::HwTwoText;
 pub use lesson::{LessonText, QuizText, SpeakerText};
 pub use quorum::QuorumText;
 pub use rules::RulesText;
@@ -173,6 +175,7 @@ pub(crate) mod tests {
             StateDiagramText::area(),
             BrokerDiagramText::area(),
             QuorumText::area(),
+            HwTwoText::area(),
         ]
     }
 

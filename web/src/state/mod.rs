@@ -17,6 +17,7 @@ use kraft_core::view::{ClusterView, TimelineView};
 mod changes;
 mod lesson_run;
 mod play;
+mod produce_line;
 mod reducer;
 mod replay;
 mod rewind;

@@ -139,6 +139,8 @@ impl Playground {
                     Ok((n, ms)) => self.replay_frames(line, n, ms, &mut errors),
                     Err(e) => errors.push(e),
                 }
+            } else if line.starts_with(super::produce_line::PRODUCE_PREFIX) {
+                self.replay_produce(line, &mut errors);
             } else if line.starts_with(PLAY_PREFIX) {
                 match play::play_line(line).filter(|ms| *ms <= MAX_REPLAY_PLAY_MS) {
                     Some(ms) => self.replay_frames(line, 1, ms, &mut errors),

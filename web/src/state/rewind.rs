@@ -84,6 +84,9 @@ fn history_lines<'a>(inputs: impl Iterator<Item = &'a Input>) -> Vec<String> {
                 Some(m) => *out.last_mut().expect("checked") = format!("step {}", m + n),
                 None => out.push(format!("step {n}")),
             },
+            Input::Produce(name, count) => {
+                out.push(super::produce_line::produce_text(name, *count))
+            }
             Input::RunFor(ms) => match out.last().and_then(|l| play::play_line(l)) {
                 Some(t) => *out.last_mut().expect("checked") = play::play_text(t + ms),
                 None => out.push(play::play_text(*ms)),

@@ -6,8 +6,9 @@
 use super::driver::{self, element_screenshot, screenshot};
 use super::runner::{Check, Found};
 use super::{
-    addresses, changes, chrome, console, diagrams, drawing, editor, free_play, lessons, panels,
-    presenter, quiz, rules, sequence, single_file, stage, timeline_figure, voters, write_life,
+    addresses, changes, chrome, console, diagrams, drawing, editor, free_play, hw_two, lessons,
+    panels, presenter, quiz, rules, sequence, single_file, stage, timeline_figure, voters,
+    write_life,
 };
 
 /// Every browser check, in the order they run (later ones build on the page earlier ones left).
@@ -353,6 +354,14 @@ pub(super) static CHECKS: &[Check] = &[
         needs: &[],
         finds: &[],
         run: |s| Box::pin(async move { voters::voters_join(&s.c, &s.url, &s.artifact("voters-1280.png")).await }),
+    },
+    Check {
+        name: "two high watermarks at 1280x720 (orders-0 written through the address's #produce line, broker 3 stopped between two writes): the metadata log's HW and the partition's as kraft.view() has them, broker 3 drawn apart and labelled out of the ISR, the ISR line at the ISR's smallest LEO, both halves named SVG images; nothing of the figure cut off and no text under 16 px, in English and Korean; the partitions panel's LEO / HW per replica; replica fetches as steady links with a legend entry",
+        area: "hw_two",
+        lesson: None,
+        needs: &[],
+        finds: &[],
+        run: |s| Box::pin(async move { hw_two::two_high_watermarks(&s.c, &s.url, &s.artifact("hw-two-1280.png")).await }),
     },
     Check {
         name: "the header's Projector preset sets the light theme and 24 px text",

@@ -6,7 +6,7 @@
 //! `ok`/`FAIL` lines, the counts). The checks themselves live by area: `free_play`, `panels`,
 //! `chrome` (theme, language, layout, help), `console`, `addresses`, `drawing`, `lessons`,
 //! `stage`, `timeline_figure`, `write_life`, `sequence`, `changes`, `diagrams`, `rules`,
-//! `single_file`, `editor`, `quiz`, `voters` (the voter set on the stage); `presenter` the
+//! `single_file`, `editor`, `quiz`, `voters` (the voter set on the stage), `hw_two` (the data plane's two high watermarks); `presenter` the
 //! lecturer's toolkit (presenter view, embedding, QR).
 
 use std::fs;
@@ -25,6 +25,7 @@ mod drawing;
 mod driver;
 mod editor;
 mod free_play;
+mod hw_two;
 mod lessons;
 mod panels;
 mod presenter;

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::f64::consts::PI;
 
-use kraft_core::view::{ClusterView, NodeView, PartitionView};
+use kraft_core::view::{ApiKeys, ClusterView, NodeView, PartitionView};
 
 /// The drawing's user units: the ring is an ellipse, wider than tall, to fill a stage column.
 pub(super) const WIDTH: f64 = 800.0;
@@ -225,10 +225,14 @@ pub(super) fn segment(
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
     let (ux, uy) = (dx / len, dy / len);
     let (ox, oy) = (-uy * lane, ux * lane);
-    let (da, db) = (
-        edge_distance(geo.broker(a), ux, uy, geo.scale),
-        edge_distance(geo.broker(b), ux, uy, geo.scale),
-    );
+    let reach = |id: i32| {
+        if id == CLIENT {
+            CLIENT_RADIUS
+        } else {
+            edge_distance(geo.broker(id), ux, uy, geo.scale)
+        }
+    };
+    let (da, db) = (reach(a), reach(b));
     Some((
         x1 + ux * da + ox,
         y1 + uy * da + oy,
@@ -281,6 +285,10 @@ impl Geometry {
             .iter()
             .map(|(id, &(x, y, _))| (*id, (x, y)))
             .collect();
+        let mut pos = pos;
+        if clients_produce(view) {
+            pos.insert(CLIENT, center);
+        }
         let dir = placed.iter().map(|(id, &(_, _, d))| (*id, d)).collect();
         // Neighbours' outer arcs must not touch (their captions go outward, away from each
         // other): the tightest pair sets the nodes' size.
@@ -321,6 +329,20 @@ impl Geometry {
     pub(super) fn broker(&self, id: i32) -> bool {
         self.brokers.contains(&id)
     }
+}
+
+/// The clients' node id (the tools', the producer's): drawn in the middle of the ring while
+/// they produce.
+pub(super) const CLIENT: i32 = kraft_core::sim::world::ADMIN_CLIENT_ID;
+/// How far from the clients' spot their links start.
+pub(super) const CLIENT_RADIUS: f64 = 26.0;
+
+/// Whether the clients' Produce requests (or answers) are in `view`: the clients are drawn then.
+pub(super) fn clients_produce(view: &ClusterView) -> bool {
+    view.messages
+        .iter()
+        .chain(&view.recently_delivered)
+        .any(|m| m.kind.api == ApiKeys::Produce && (m.from == CLIENT || m.to == CLIENT))
 }
 
 /// A coordinate as the SVG gets it: one decimal.

@@ -50,6 +50,7 @@ pub(super) fn legend(
                                 title="labels on every message of this kind (fetch and heartbeats: instead of a steady link)">{ api_label(api) }</button>
                     }
                 }) }
+                <span class="key data-links-key" id="legend-data-links" data-links="link-replica link-produce">{ t.data_links }</span>
                 <span class="key dropped-key">{"✕ failed / dropped"}</span>
                 <span class="key cut-key">{ t.cut }</span>
                 <span class="key timer-election">{ t.timer_election }</span>

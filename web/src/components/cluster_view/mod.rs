@@ -1,7 +1,8 @@
 //! The cluster drawn for a room: the nodes on a ring (controllers as circles, brokers as boxes),
 //! their Raft state, epoch and vote, brokers' BrokerState (FENCED when the active controller
 //! fenced them) and their data partitions (ISR members plain, out of the ISR red); fetch and
-//! heartbeat chatter as steady links, the messages that matter (votes, BeginQuorumEpoch, ...)
+//! heartbeat chatter (and the data plane's replica fetches and produce requests, from a client
+//! in the middle) as steady links, the messages that matter (votes, BeginQuorumEpoch, ...)
 //! moving along their links with at most one label per link; failed requests as the request
 //! with ✕ at the node that did not answer; cut lines where the network is partitioned; timers
 //! and sessions as arcs that drain. Positions and arcs are interpolated to the played clock, so
@@ -49,7 +50,7 @@ use messages::draw_message;
 use node::draw_nodes;
 use quorum::{draw_majority, draw_quorum_area, heading_rect, majority_spot, majority_text};
 use timers::draw_timers;
-use traffic::{draw_link, traffic};
+use traffic::{draw_client, draw_link, traffic};
 
 /// Properties of [`ClusterDiagram`].
 #[derive(Properties, PartialEq)]
@@ -181,6 +182,7 @@ pub fn ClusterDiagram(props: &ClusterDiagramProps) -> Html {
                    data-recent={view.recently_delivered.len().to_string()}>
                     { for traffic.messages.iter().zip(label_spots.iter()).map(|((d, _), at)| draw_message(d, clock, &geo, *at)) }
                 </g>
+                { draw_client(&geo) }
                 { draw_nodes(props, &geo, &fenced, &on_open, &on_close) }
                 { draw_majority(view, &majority, spot, qt) }
             </svg>

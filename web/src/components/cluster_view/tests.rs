@@ -74,6 +74,34 @@ fn chatter_becomes_links_and_each_link_has_one_label() {
     assert_eq!(t.messages.len(), 5);
 }
 
+#[test]
+fn produce_and_replica_fetches_are_steady_links_from_a_client_in_the_middle() {
+    use super::geometry::{Geometry, CLIENT};
+    let mut w =
+        kraft_core::sim::World::new(kraft_core::sim::WorldConfig::new(1, vec![101], vec![1, 2]))
+            .unwrap();
+    w.run_for(10);
+    let mut view = w.view();
+    view.recently_delivered.clear();
+    view.messages = vec![message(1, 2, 1, "ReplicaFetchRequest", 5)];
+    assert!(!Geometry::of(&view).pos.contains_key(&CLIENT));
+    view.messages
+        .push(message(2, CLIENT, 1, "ProduceRequest", 6));
+    view.messages
+        .push(message(3, 1, CLIENT, "ProduceResponse", 7));
+    let t = traffic(&view, &[]);
+    assert_eq!(
+        t.links,
+        [
+            (CLIENT, 1, "link-produce", false),
+            (2, 1, "link-replica", false)
+        ]
+    );
+    assert!(t.messages.is_empty());
+    let geo = Geometry::of(&view);
+    assert_eq!(geo.pos.get(&CLIENT), Some(&geo.center));
+}
+
 /// The console's auto-join cluster (101 `--standalone`, 102 and 103 add themselves) after
 /// `ms` of virtual time.
 fn auto_join(ms: &str) -> kraft_core::view::ClusterView {

@@ -7,16 +7,18 @@ use std::collections::BTreeMap;
 use kraft_core::view::{ApiKeys, ClusterView, Direction, StateKind};
 use yew::prelude::*;
 
-use super::geometry::{fmt, segment, Geometry};
+use super::geometry::{fmt, segment, Geometry, CLIENT, CLIENT_RADIUS};
 use super::messages::Drawn;
 
 /// The link kinds drawn as steady links instead of one dot per message: Raft's Fetch, the
-/// brokers' heartbeats and the data replicas' fetches. Their link class.
+/// brokers' heartbeats, the data replicas' fetches and the clients' produce requests. Their
+/// link class.
 fn chatter(api: ApiKeys) -> Option<&'static str> {
     match api {
         ApiKeys::Fetch => Some("link-fetch"),
         ApiKeys::BrokerHeartbeat => Some("link-heartbeat"),
         ApiKeys::ReplicaFetch => Some("link-replica"),
+        ApiKeys::Produce => Some("link-produce"),
         _ => None,
     }
 }
@@ -95,6 +97,21 @@ pub(super) fn traffic<'a>(view: &'a ClusterView, labels: &[ApiKeys]) -> Traffic<
             .map(|((from, to, class), failed)| (from, to, class, failed))
             .collect(),
         messages,
+    }
+}
+
+/// The clients' spot in the middle of the ring, while they produce: a dashed box named
+/// `client` the produce links start from.
+pub(super) fn draw_client(geo: &Geometry) -> Html {
+    let Some(&(x, y)) = geo.pos.get(&CLIENT) else {
+        return html! {};
+    };
+    html! {
+        <g class="client-node" id="client-node" role="img" aria-label="client (producer)">
+            <rect x={fmt(x - CLIENT_RADIUS * 1.6)} y={fmt(y - CLIENT_RADIUS * 0.7)} width={fmt(CLIENT_RADIUS * 3.2)}
+                  height={fmt(CLIENT_RADIUS * 1.4)} rx="8" />
+            <text x={fmt(x)} y={fmt(y)} text-anchor="middle" dominant-baseline="central">{"client"}</text>
+        </g>
     }
 }
 
