@@ -12,7 +12,9 @@
 //! active controller), `state(N)` (node N's Raft state, or its process state), `fenced(N)`
 //! (`yes`/`no`: the active controller has broker N fenced), `hw-moves` (`yes`/`no`: the
 //! leader's high watermark after the step is past the one before it), `voters` (how many
-//! voters the set in force has, KIP-853), `voter(N)` (`yes`/`no`: node N is one of them).
+//! voters the set in force has, KIP-853), `voter(N)` (`yes`/`no`: node N is one of them),
+//! `hw(T-P)` (data partition T-P's high watermark at its leader, `none` without one) and
+//! `in-isr(T-P,N)` (`yes`/`no`: broker N is in the ISR its leader has).
 
 use std::fmt;
 
@@ -38,6 +40,10 @@ pub enum Fact {
     Voters,
     /// Whether node N is a voter of the set in force.
     Voter(i32),
+    /// A data partition's (`orders-0`) high watermark at its leader.
+    DataHw(String),
+    /// Whether broker N is in a data partition's ISR, as its leader has it.
+    InIsr(String, i32),
 }
 
 /// A question to the room on a step, with its choices.
@@ -52,7 +58,8 @@ pub struct Quiz {
 }
 
 /// The facts, as an error lists them.
-const FACTS: &str = "leader, epoch, active, state(N), fenced(N), hw-moves, voters, voter(N)";
+const FACTS: &str =
+    "leader, epoch, active, state(N), fenced(N), hw-moves, voters, voter(N), hw(T-P), in-isr(T-P,N)";
 
 /// How a quiz line starts.
 pub const QUIZ: &str = "quiz ";
@@ -70,6 +77,8 @@ impl fmt::Display for Fact {
             Fact::HwMoves => write!(f, "hw-moves"),
             Fact::Voters => write!(f, "voters"),
             Fact::Voter(n) => write!(f, "voter({n})"),
+            Fact::DataHw(p) => write!(f, "hw({p})"),
+            Fact::InIsr(p, n) => write!(f, "in-isr({p},{n})"),
         }
     }
 }
@@ -105,6 +114,7 @@ impl Fact {
             "active" => Fact::Active,
             "hw-moves" => Fact::HwMoves,
             "voters" => Fact::Voters,
+            w if w.starts_with("hw(") || w.starts_with("in-isr(") => return data_fact(w),
             w => match (
                 node_in(w, "state"),
                 node_in(w, "fenced"),
@@ -122,7 +132,7 @@ impl Fact {
     /// The node the fact names, if any (it must exist once the step ran).
     pub fn node(&self) -> Option<i32> {
         match self {
-            Fact::State(n) | Fact::Fenced(n) | Fact::Voter(n) => Some(*n),
+            Fact::State(n) | Fact::Fenced(n) | Fact::Voter(n) | Fact::InIsr(_, n) => Some(*n),
             _ => None,
         }
     }
@@ -148,8 +158,56 @@ impl Fact {
             Fact::HwMoves => yes_no(leader_hw(w) > before),
             Fact::Voters => w.voter_set().len().to_string(),
             Fact::Voter(id) => yes_no(w.voter_set().contains_id(*id)),
+            Fact::DataHw(name) => {
+                or_none(data_leader(w, name).map(|p| p.high_watermark.to_string()))
+            }
+            Fact::InIsr(name, id) => {
+                yes_no(data_leader(w, name).is_some_and(|p| p.isr.contains(id)))
+            }
         }
     }
+}
+
+/// `hw(orders-0)` or `in-isr(orders-0,3)`: a data partition's name (a topic, `-`, an index)
+/// and, for `in-isr`, a broker id.
+fn data_fact(word: &str) -> Result<Fact, String> {
+    let bad =
+        || format!("bad fact '{word}': write hw(TOPIC-P) or in-isr(TOPIC-P,N), e.g. hw(orders-0)");
+    let (head, inner) = word
+        .strip_suffix(')')
+        .and_then(|w| w.split_once('('))
+        .ok_or_else(bad)?;
+    let partition_ok = |p: &str| {
+        p.rsplit_once('-').is_some_and(|(t, i)| {
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                && i.parse::<u32>().is_ok()
+        })
+    };
+    match head {
+        "hw" if partition_ok(inner) => Ok(Fact::DataHw(inner.to_string())),
+        "in-isr" => {
+            let (p, n) = inner.split_once(',').ok_or_else(bad)?;
+            let n = n.trim().parse::<i32>().map_err(|_| bad())?;
+            if partition_ok(p) {
+                Ok(Fact::InIsr(p.to_string(), n))
+            } else {
+                Err(bad())
+            }
+        }
+        _ => Err(bad()),
+    }
+}
+
+/// The leader of data partition `name` among the running brokers (the newest leader epoch).
+fn data_leader<'a>(w: &'a World, name: &str) -> Option<&'a crate::broker::partition::Partition> {
+    w.nodes()
+        .filter(|n| n.process == crate::sim::node::ProcessState::Running)
+        .filter_map(|n| n.replicas.as_ref())
+        .flat_map(|rm| rm.partitions.values())
+        .filter(|p| p.is_leader() && p.name() == name)
+        .max_by_key(|p| p.leader_epoch)
 }
 
 /// The Raft leader's high watermark, if there is a leader that knows one.
@@ -274,6 +332,26 @@ mod tests {
         assert_eq!(q.to_string(), "quiz leader choices=101,102,103");
         let q = Quiz::parse("quiz state(103) choices=Follower,Candidate").unwrap();
         assert_eq!(q.fact, Fact::State(103));
+        assert_eq!(
+            Fact::parse("hw(orders-0)"),
+            Ok(Fact::DataHw("orders-0".into()))
+        );
+        assert_eq!(
+            Fact::parse("in-isr(my.topic-12,3)"),
+            Ok(Fact::InIsr("my.topic-12".into(), 3))
+        );
+        for bad in [
+            "hw(orders)",
+            "hw()",
+            "in-isr(orders-0)",
+            "in-isr(orders-0,x)",
+            "hw(o-0",
+        ] {
+            assert!(
+                Fact::parse(bad).unwrap_err().contains("hw(TOPIC-P)"),
+                "{bad}"
+            );
+        }
         assert_eq!(
             Quiz::parse("quiz fenced(3) choices=yes,no").unwrap().fact,
             Fact::Fenced(3)
