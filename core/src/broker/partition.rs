@@ -102,6 +102,19 @@ pub struct Partition {
     pub hw_from_isr: bool,
 }
 
+/// A line of broker `broker_id`'s state-change.log (`state.change.logger`, prefix
+/// `[Broker id=N] `).
+pub fn state_change_line(log: &mut NodeLog, now_ms: u64, broker_id: i32, message: String) {
+    log.push(LogLine {
+        time_ms: now_ms,
+        level: Level::Info,
+        file: LogFile::StateChange,
+        prefix: format!("[Broker id={broker_id}] "),
+        message,
+        logger: STATE_CHANGE_LOGGER,
+    });
+}
+
 /// `orders-0`
 pub fn partition_name(topic: &str, index: i32) -> String {
     format!("{topic}-{index}")
@@ -216,14 +229,7 @@ impl Partition {
     }
 
     fn state_change(&self, log: &mut NodeLog, now_ms: u64, message: String) {
-        log.push(LogLine {
-            time_ms: now_ms,
-            level: Level::Info,
-            file: LogFile::StateChange,
-            prefix: format!("[Broker id={}] ", self.broker_id),
-            message,
-            logger: STATE_CHANGE_LOGGER,
-        });
+        state_change_line(log, now_ms, self.broker_id, message);
     }
 
     /// `makeLeader` (Partition.scala:588-688): take the registration; in a new leader epoch,

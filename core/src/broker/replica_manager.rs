@@ -17,7 +17,7 @@ use super::log_manager;
 use super::messages::{
     DataMessage, DataRequest, DataResponse, ListOffsetsRequest, ListOffsetsResponse,
 };
-use super::partition::{partition_name, BrokerInfo, Partition};
+use super::partition::{partition_name, state_change_line, BrokerInfo, Partition};
 use super::replica_config::{
     ALTER_PARTITION_TIMEOUT_MS, REPLICA_CORRELATION_BASE, REPLICA_LAG_TIME_MAX_MS,
 };
@@ -154,12 +154,46 @@ impl ReplicaManager {
         };
         let me = self.node_id;
         let mut hosted = Vec::new();
+        // applyDelta: the local leaders first, then the local followers (ReplicaManager.scala,
+        // applyLocalLeadersDelta / applyLocalFollowersDelta), each announced in
+        // state-change.log; the others (unchanged) only take their configs.
+        let (mut leaders, mut followers, mut unchanged) = (Vec::new(), Vec::new(), Vec::new());
         for t in image.topics.by_id.values() {
             for reg in t.partitions.values().filter(|p| p.replicas.contains(&me)) {
                 let tp = (t.id, reg.partition_id);
                 hosted.push(tp);
+                let changed = self.partitions.get(&tp).is_none_or(|p| {
+                    p.leader_epoch != reg.leader_epoch || p.partition_epoch != reg.partition_epoch
+                });
+                match (changed, reg.leader == me) {
+                    (false, _) => unchanged.push((t, reg)),
+                    (true, true) => leaders.push((t, reg)),
+                    (true, false) => followers.push((t, reg)),
+                }
+            }
+        }
+        for (group, kind) in [(leaders, "leaders"), (followers, "followers")] {
+            if group.is_empty() {
+                continue;
+            }
+            let m = format!(
+                "Transitioning {} partition(s) to local {kind}.",
+                group.len()
+            );
+            state_change_line(io.log, io.now_ms, me, m);
+            if kind == "leaders" {
+                let names: Vec<String> = group
+                    .iter()
+                    .map(|(t, r)| partition_name(&t.name, r.partition_id))
+                    .collect();
+                self.fetcher_line(io, &names);
+            }
+            for (t, reg) in group {
                 self.apply_partition(&t.name, t.id, reg, image, io);
             }
+        }
+        for (t, reg) in unchanged {
+            self.apply_partition(&t.name, t.id, reg, image, io);
         }
         let gone: Vec<TopicPartition> = self
             .partitions
@@ -178,6 +212,20 @@ impl ReplicaManager {
         self.complete_delayed(io);
     }
 
+    /// ReplicaFetcherManager's "Removed fetcher for partitions Set(...)" (server.log): a
+    /// partition that becomes a local leader stops being fetched
+    /// (AbstractFetcherManager.removeFetcherForPartitions).
+    fn fetcher_line(&self, io: &mut DataIo, names: &[String]) {
+        io.log.push(crate::common::node_log::LogLine {
+            time_ms: io.now_ms,
+            level: crate::common::node_log::Level::Info,
+            file: crate::common::node_log::LogFile::Server,
+            prefix: format!("[ReplicaFetcherManager on broker {}] ", self.node_id),
+            message: format!("Removed fetcher for partitions Set({})", names.join(", ")),
+            logger: "kafka.server.ReplicaFetcherManager",
+        });
+    }
+
     /// One partition of the image: its log, and a leader or follower state change when the
     /// registration moved on.
     fn apply_partition(
@@ -190,6 +238,11 @@ impl ReplicaManager {
     ) {
         let tp = (topic_id, reg.partition_id);
         let dir = partition_name(topic, reg.partition_id);
+        if !self.partitions.contains_key(&tp) {
+            // getOrCreatePartition, before makeLeader / makeFollower create the log.
+            let m = format!("Creating new partition {dir} with topic id {topic_id}.");
+            state_change_line(io.log, io.now_ms, self.node_id, m);
+        }
         let overrides = topic_overrides(image, topic);
         log_manager::get_or_create_log(io, &dir, topic_id, &self.log_dir, &overrides);
         let hw = log_manager::read_hw_checkpoint(
