@@ -412,7 +412,7 @@ pub(super) static CHECKS: &[Check] = &[
         run: |s| Box::pin(diagrams::broker_state_of_3(&s.c, &s.url, &s.artifacts)),
     },
     Check {
-        name: "free play: the Rules tab lists ten switches, all on, and the invariants, all holding; a click switches session-fencing off through the console and back on",
+        name: "free play: the Rules tab lists eleven switches, all on, and the invariants, all holding; a click switches session-fencing off through the console and back on",
         area: "rules",
         lesson: None,
         needs: &[],

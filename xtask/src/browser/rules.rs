@@ -1,4 +1,4 @@
-//! The rules panel (issue 18): the stage's *Rules* tab lists the ten rule switches and the
+//! The rules panel (issue 18): the stage's *Rules* tab lists the eleven rule switches and the
 //! invariants; in free play a switch runs `set rule.<name>=off|on` in the console.
 
 use std::path::Path;
@@ -21,7 +21,7 @@ const READ_JS: &str = "
         bottom: p.getBoundingClientRect().bottom, height: innerHeight,
     };";
 
-/// Free play on the stage at 1280×720: the Rules tab shows ten switches, all on, and the
+/// Free play on the stage at 1280×720: the Rules tab shows eleven switches, all on, and the
 /// invariants, all holding; a click on session-fencing turns it off through the console (the
 /// switch reads OFF) and a second click turns it back on.
 pub(super) async fn free_play_rules(c: &Client, url: &str, artifacts: &Path) -> Result<()> {
@@ -40,12 +40,14 @@ pub(super) async fn free_play_rules(c: &Client, url: &str, artifacts: &Path) -> 
     })
     .await?;
     let rules = v["rules"].as_array().cloned().unwrap_or_default();
-    if rules.len() != 10
+    if rules.len() != 11
         || rules
             .iter()
             .any(|r| r[1] != true || (r[2] == true && r[0] != "loader-catch-up"))
     {
-        return Err(format!("the rules are not ten switches, all on and usable: {rules:?}").into());
+        return Err(
+            format!("the rules are not eleven switches, all on and usable: {rules:?}").into(),
+        );
     }
     let invariants = v["invariants"].as_array().cloned().unwrap_or_default();
     if invariants.len() < 10 || invariants.iter().any(|i| i[1] != "true") {
