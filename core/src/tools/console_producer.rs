@@ -13,7 +13,7 @@
 //! of input (as Ctrl-D at the prompt).
 
 use super::jopt::{self, Arg};
-use super::producer::{serialized_size, Producer};
+use super::producer::{check_size, serialized_size, Producer};
 use super::producer_config::{key_values, ProducerConfig};
 use super::{tool_error_log_line, ToolError};
 use crate::raft::batch::DataRecord;
@@ -207,16 +207,6 @@ pub fn run(world: &mut World, args: &[String], stdin: Option<&str>) -> Result<St
     }
     flush(world, &mut producer, &topic, &mut pending, &mut err);
     Ok(format!("{prompt}{err}"))
-}
-
-/// KafkaProducer.ensureValidRecordSize (KafkaProducer.java:1215).
-fn check_size(producer: &Producer, record: &DataRecord) -> Result<(), String> {
-    let size = serialized_size(record);
-    let max = producer.config.max_request_size;
-    if size > max {
-        return Err(format!("org.apache.kafka.common.errors.RecordTooLargeException: The message is {size} bytes when serialized which is larger than {max}, which is the value of the max.request.size configuration."));
-    }
-    Ok(())
 }
 
 /// ErrorLoggingCallback.onCompletion's ERROR line and the exception after it.

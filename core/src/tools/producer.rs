@@ -53,6 +53,17 @@ pub fn serialized_size(record: &DataRecord) -> usize {
         + varint_size(0)
 }
 
+/// KafkaProducer.ensureValidRecordSize (KafkaProducer.java:1215): a record over
+/// max.request.size fails before it is sent, with RecordTooLargeException.
+pub fn check_size(producer: &Producer, record: &DataRecord) -> Result<(), String> {
+    let size = serialized_size(record);
+    let max = producer.config.max_request_size;
+    if size > max {
+        return Err(format!("org.apache.kafka.common.errors.RecordTooLargeException: The message is {size} bytes when serialized which is larger than {max}, which is the value of the max.request.size configuration."));
+    }
+    Ok(())
+}
+
 /// Utils.murmur2: the 32-bit murmur2 hash Kafka's partitioner applies to a key.
 pub fn murmur2(data: &[u8]) -> i32 {
     const M: u32 = 0x5bd1_e995;

@@ -215,6 +215,10 @@ impl Run<'_> {
             for f in &self.inflight {
                 wake = wake.min(f.at + self.producer.config.request_timeout_ms);
             }
+            if wake == u64::MAX {
+                // Nothing left to send or wait for (the last record failed before sending).
+                break;
+            }
             let wait = wake.saturating_sub(world.now_ms()).max(1);
             let cids: Vec<u64> = self.inflight.iter().map(|f| f.cid).collect();
             world.run_until(wait, |w| {
@@ -227,6 +231,12 @@ impl Run<'_> {
     /// A record into its partition's open batch; a full batch is sent and the sticky
     /// partition moves on (BuiltInPartitioner.updatePartitionInfo).
     fn append(&mut self, world: &mut World, r: DataRecord) {
+        // KafkaProducer.send fails a record over max.request.size at once; the callback
+        // prints its exception (ProducerPerformance's PerfCallback).
+        if let Err(e) = super::producer::check_size(self.producer, &r) {
+            self.err.push_str(&format!("{e}\n"));
+            return;
+        }
         let p = self
             .producer
             .partition(world, &self.c.topic, None, self.count);
