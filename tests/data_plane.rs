@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::sync::Arc;
-
 use kraft_core::broker::messages::{DataRequest, DataResponse, ProduceRequest};
 use kraft_core::common::message::controller::{ControllerRequest, CreatableTopic};
 use kraft_core::common::protocol::Errors;
@@ -49,17 +47,14 @@ fn leader_of_orders(w: &World) -> (i32, kraft_core::common::message::replica::To
 
 fn produce(w: &mut World, acks: i16, value: &str) -> u64 {
     let (leader, tp) = leader_of_orders(w);
-    let batch = Arc::new(RecordBatch {
-        base_offset: 0,
-        partition_leader_epoch: -1,
-        is_control: false,
-        create_time_ms: w.now_ms(),
-        records: vec![Record::Data(DataRecord {
+    let batch = RecordBatch::from_producer(
+        vec![Record::Data(DataRecord {
             key: None,
             value: value.into(),
         })],
-        producer: ProducerStamp::NONE,
-    });
+        w.now_ms(),
+        ProducerStamp::NONE,
+    );
     w.client_send(
         leader,
         DataRequest::Produce(ProduceRequest {

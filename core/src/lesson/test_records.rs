@@ -3,8 +3,6 @@
 //! console has no producer tool yet (kafka-console-producer.sh comes on its own), and the data
 //! plane's figures need a partition that holds data.
 
-use std::sync::Arc;
-
 use crate::broker::messages::{DataRequest, DataResponse, ProduceRequest};
 use crate::common::protocol::Errors;
 use crate::raft::batch::{DataRecord, ProducerStamp, Record, RecordBatch};
@@ -53,14 +51,7 @@ pub fn send_test_records(world: &mut World, name: &str, count: usize) -> Result<
             })
         })
         .collect();
-    let batch = Arc::new(RecordBatch {
-        base_offset: 0,
-        partition_leader_epoch: -1,
-        is_control: false,
-        create_time_ms: world.now_ms(),
-        records,
-        producer: ProducerStamp::NONE,
-    });
+    let batch = RecordBatch::from_producer(records, world.now_ms(), ProducerStamp::NONE);
     let request = DataRequest::Produce(ProduceRequest {
         acks: -1,
         timeout_ms: 30_000,

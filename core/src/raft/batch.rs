@@ -197,6 +197,23 @@ const BATCH_OVERHEAD: usize = 61;
 const RECORD_OVERHEAD: usize = 7;
 
 impl RecordBatch {
+    /// A batch as a producer builds it before the leader appends it: base offset 0, no
+    /// partition leader epoch yet (the leader stamps both, UnifiedLog.append), not control.
+    pub fn from_producer(
+        records: Vec<Record>,
+        create_time_ms: u64,
+        producer: ProducerStamp,
+    ) -> std::sync::Arc<RecordBatch> {
+        std::sync::Arc::new(RecordBatch {
+            base_offset: 0,
+            partition_leader_epoch: -1,
+            is_control: false,
+            create_time_ms,
+            records,
+            producer,
+        })
+    }
+
     /// lastOffset
     pub fn last_offset(&self) -> i64 {
         self.base_offset + self.records.len() as i64 - 1

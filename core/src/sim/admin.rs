@@ -31,9 +31,9 @@ impl World {
             .map_or(end, |t| end.min(t.max(self.now_ms)))
     }
 
-    /// Send a controller request from the admin client to node `to` (as
-    /// `--bootstrap-controller` does). Returns the correlation id to wait for.
-    pub fn admin_send(&mut self, to: i32, request: ControllerRequest) -> Result<u64, SimError> {
+    /// The next correlation id of the clients' requests to node `to`; an error when the tool
+    /// was stopped (`timeout`) or there is no node `to`.
+    fn admin_correlation_id(&mut self, to: i32) -> Result<u64, SimError> {
         if self.tool_killed() {
             return Err(SimError::ToolKilled);
         }
@@ -42,6 +42,13 @@ impl World {
         }
         let cid = self.admin.next_correlation_id;
         self.admin.next_correlation_id += 1;
+        Ok(cid)
+    }
+
+    /// Send a controller request from the admin client to node `to` (as
+    /// `--bootstrap-controller` does). Returns the correlation id to wait for.
+    pub fn admin_send(&mut self, to: i32, request: ControllerRequest) -> Result<u64, SimError> {
+        let cid = self.admin_correlation_id(to)?;
         self.send(
             ADMIN_CLIENT_ID,
             to,
@@ -60,14 +67,7 @@ impl World {
         to: i32,
         request: crate::raft::messages::RaftRequest,
     ) -> Result<u64, SimError> {
-        if self.tool_killed() {
-            return Err(SimError::ToolKilled);
-        }
-        if !self.nodes.contains_key(&to) {
-            return Err(SimError::UnknownNode(to));
-        }
-        let cid = self.admin.next_correlation_id;
-        self.admin.next_correlation_id += 1;
+        let cid = self.admin_correlation_id(to)?;
         self.send(
             ADMIN_CLIENT_ID,
             to,
@@ -113,14 +113,7 @@ impl World {
         to: i32,
         request: crate::broker::messages::DataRequest,
     ) -> Result<u64, SimError> {
-        if self.tool_killed() {
-            return Err(SimError::ToolKilled);
-        }
-        if !self.nodes.contains_key(&to) {
-            return Err(SimError::UnknownNode(to));
-        }
-        let cid = self.admin.next_correlation_id;
-        self.admin.next_correlation_id += 1;
+        let cid = self.admin_correlation_id(to)?;
         if let crate::broker::messages::DataRequest::Produce(p) = &request {
             if p.acks == -1 {
                 self.admin.pending_produces.insert(

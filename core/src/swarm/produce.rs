@@ -4,8 +4,6 @@
 //! expand, leader changes and truncation run under the seed's faults, and every acknowledged
 //! record is held to AckedRecordNeverLost.
 
-use std::sync::Arc;
-
 use crate::broker::messages::{DataRequest, ProduceRequest};
 use crate::common::rng::SimRng;
 use crate::raft::batch::{DataRecord, ProducerStamp, Record, RecordBatch};
@@ -69,14 +67,7 @@ impl ProduceLoad {
                 })
             })
             .collect();
-        let batch = Arc::new(RecordBatch {
-            base_offset: 0,
-            partition_leader_epoch: -1,
-            is_control: false,
-            create_time_ms: world.now_ms(),
-            records,
-            producer: ProducerStamp::NONE,
-        });
+        let batch = RecordBatch::from_producer(records, world.now_ms(), ProducerStamp::NONE);
         let request = DataRequest::Produce(ProduceRequest {
             acks: -1,
             timeout_ms: PRODUCE_TIMEOUT_MS,
@@ -131,17 +122,14 @@ pub fn bench_produce(minutes: u64) -> Result<(), String> {
             Some((n.id, *tp))
         });
         if let Some((to, partition)) = leader {
-            let batch = Arc::new(RecordBatch {
-                base_offset: 0,
-                partition_leader_epoch: -1,
-                is_control: false,
-                create_time_ms: w.now_ms(),
-                records: vec![Record::Data(DataRecord {
+            let batch = RecordBatch::from_producer(
+                vec![Record::Data(DataRecord {
                     key: None,
                     value: format!("r{sent}"),
                 })],
-                producer: ProducerStamp::NONE,
-            });
+                w.now_ms(),
+                ProducerStamp::NONE,
+            );
             let request = DataRequest::Produce(ProduceRequest {
                 acks: -1,
                 timeout_ms: PRODUCE_TIMEOUT_MS,

@@ -14,30 +14,18 @@ use super::{AdminFailure, ADMIN_TIMEOUT_MS};
 use crate::common::message::controller::{ControllerRequest, ControllerResponse};
 use crate::image::MetadataImage;
 use crate::sim::node::{Node, ProcessState};
-use crate::sim::node_config::Roles;
 use crate::sim::World;
 
-/// The ports of a `host:port,host:port` list, in its order.
-fn ports(list: &str) -> Vec<u16> {
-    list.split(',')
-        .filter_map(|hp| hp.trim().rsplit(':').next()?.parse::<u16>().ok())
-        .collect()
-}
-
-/// Whether `n` answers clients on `port`: a running broker with its PLAINTEXT listener there
-/// whose loader has published an image.
-fn serves(n: &Node, port: u16) -> bool {
-    n.process == ProcessState::Running
-        && n.roles != Roles::Controller
-        && n.broker_port == port
-        && n.loader.as_ref().is_some_and(|l| l.publish_count > 0)
+/// Whether broker `n` answers clients: running, its loader has published an image.
+fn serves(n: &Node) -> bool {
+    n.process == ProcessState::Running && n.loader.as_ref().is_some_and(|l| l.publish_count > 0)
 }
 
 /// The first broker of `list` that answers now.
 pub(crate) fn bootstrap_broker(world: &World, list: &str) -> Option<i32> {
-    ports(list)
+    super::client::bootstrap_brokers(world, list)
         .into_iter()
-        .find_map(|p| world.nodes().find(|n| serves(n, p)).map(|n| n.id))
+        .find(|id| world.node(*id).is_some_and(serves))
 }
 
 /// Wait (running the world) for a broker of `list` that answers; None at `deadline_ms`.

@@ -23,20 +23,20 @@ pub enum CallError {
     Killed,
 }
 
+/// The ports of a `host:port,host:port` list (`--bootstrap-server`, `--bootstrap-controller`),
+/// in its order; an entry without a port is left out.
+pub(crate) fn ports(list: &str) -> Vec<u16> {
+    list.split(',')
+        .filter_map(|hp| hp.trim().rsplit(':').next()?.parse::<u16>().ok())
+        .collect()
+}
+
 /// The broker nodes `--bootstrap-server` (`localhost:9092,localhost:9094`) names, in order:
 /// a node whose PLAINTEXT port is one of the listed ports, running or not. A port no broker
 /// has is left out (nothing listens there: the client never connects).
 pub fn bootstrap_brokers(world: &World, list: &str) -> Vec<i32> {
     let mut out = Vec::new();
-    for hp in list.split(',') {
-        let Some(port) = hp
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse::<u16>().ok())
-        else {
-            continue;
-        };
+    for port in ports(list) {
         for n in world.nodes() {
             if n.roles != Roles::Controller && n.broker_port == port && !out.contains(&n.id) {
                 out.push(n.id);

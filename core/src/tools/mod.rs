@@ -396,15 +396,7 @@ pub(crate) fn admin_call(
 /// running node listens on one of its ports (a controller on its CONTROLLER port, a broker on
 /// its PLAINTEXT port).
 pub(crate) fn bootstrap_reachable(world: &World, list: &str, controller: bool) -> bool {
-    list.split(',').any(|hp| {
-        let Some(port) = hp
-            .trim()
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse::<u16>().ok())
-        else {
-            return false;
-        };
+    client::ports(list).into_iter().any(|port| {
         world.nodes().any(|n| {
             n.process == ProcessState::Running
                 && if controller {

@@ -247,14 +247,11 @@ impl Producer {
         records: &[DataRecord],
         created_ms: u64,
     ) -> Result<i64, String> {
-        let batch = Arc::new(RecordBatch {
-            base_offset: 0,
-            partition_leader_epoch: -1,
-            is_control: false,
-            create_time_ms: created_ms,
-            records: records.iter().cloned().map(Record::Data).collect(),
-            producer: producer_stamp(),
-        });
+        let batch = RecordBatch::from_producer(
+            records.iter().cloned().map(Record::Data).collect(),
+            created_ms,
+            producer_stamp(),
+        );
         let delivery_deadline = created_ms + self.config.delivery_timeout_ms;
         let mut attempt = 0u32;
         loop {

@@ -19,7 +19,6 @@ use crate::broker::messages::{DataRequest, DataResponse, ProduceRequest};
 use crate::common::protocol::Errors;
 use crate::raft::batch::{DataRecord, Record, RecordBatch};
 use crate::sim::World;
-use std::sync::Arc;
 
 /// The parser (ProducerPerformance.argParser, :210-330).
 const PARSER: Parser = Parser {
@@ -287,14 +286,11 @@ impl Run<'_> {
             ));
             return;
         };
-        let batch = Arc::new(RecordBatch {
-            base_offset: 0,
-            partition_leader_epoch: -1,
-            is_control: false,
-            create_time_ms: o.sent[0],
-            records: o.records.into_iter().map(Record::Data).collect(),
-            producer: producer_stamp(),
-        });
+        let batch = RecordBatch::from_producer(
+            o.records.into_iter().map(Record::Data).collect(),
+            o.sent[0],
+            producer_stamp(),
+        );
         let request = DataRequest::Produce(ProduceRequest {
             acks: self.producer.config.acks,
             timeout_ms: self.producer.config.request_timeout_ms,
